@@ -1,0 +1,1 @@
+"""Network analysis of a paperkg graph with NetworkX (conversion, statistics, exports)."""
