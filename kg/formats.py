@@ -1,0 +1,253 @@
+"""RDF output formats: a small registry, deterministic pretty Turtle, JSON-LD with a context, atomic writes."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import pyoxigraph as ox
+from oxrdflib._converter import to_ox
+from rdflib import Graph
+
+from kg.errors import GraphError
+from kg.io import atomic_open, atomic_write
+from kg.namespaces import KG, PREFIXES, RDF
+from kg.store import oxigraph_of
+
+__all__ = ["Format", "FORMATS", "get_format", "format_for_path", "serialize", "write_graph", "atomic_write",
+           "jsonld_context", "sorted_triples"]
+
+_RDF_TYPE = str(RDF.type)
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+
+
+@dataclass(frozen=True)
+class Format:
+    """One RDF serialisation format."""
+
+    name: str
+    extensions: tuple[str, ...]  # first one is the canonical extension, without dot
+    media_type: str
+    ox_format: ox.RdfFormat
+    writer: Callable[[Graph, "Format"], bytes]
+
+
+# --------------------------------------------------------------------------- triples, sorted
+
+
+def _term_key(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> tuple[int, str, str, str]:
+    if isinstance(term, ox.NamedNode):
+        return (0, term.value, "", "")
+    if isinstance(term, ox.BlankNode):
+        return (1, term.value, "", "")
+    return (2, term.value, term.datatype.value, term.language or "")
+
+
+def _triple_key(t: ox.Triple) -> tuple:
+    p = t.predicate.value
+    return (_term_key(t.subject), p != _RDF_TYPE, p, _term_key(t.object))
+
+
+def _raw_triples(graph: Graph) -> list[ox.Triple]:
+    inner = oxigraph_of(graph)
+    if inner is not None:
+        quads = inner.quads_for_pattern(None, None, None, ox.DefaultGraph())
+        return [ox.Triple(q.subject, q.predicate, q.object) for q in quads]
+    return [ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in graph]
+
+
+def _canonical_blank_nodes(triples: list[ox.Triple]) -> list[ox.Triple]:
+    """Relabel blank nodes canonically (RDFC-1.0) so equal graphs get equal labels."""
+    if not any(isinstance(t.subject, ox.BlankNode) or isinstance(t.object, ox.BlankNode) for t in triples):
+        return triples
+    dataset = ox.Dataset(ox.Quad(t.subject, t.predicate, t.object, ox.DefaultGraph()) for t in triples)
+    dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+    return [ox.Triple(q.subject, q.predicate, q.object) for q in dataset]
+
+
+def sorted_triples(graph: Graph) -> list[ox.Triple]:
+    """The graph's triples in a stable order: subjects sorted, rdf:type first, then predicates, then objects."""
+    triples = _canonical_blank_nodes(_raw_triples(graph))
+    triples.sort(key=_triple_key)
+    return triples
+
+
+# --------------------------------------------------------------------------- writers
+
+
+def _prefix_header() -> bytes:
+    return "".join(f"@prefix {p}: <{ns}> .\n" for p, ns in PREFIXES.items()).encode()
+
+
+def _pretty_turtle_body(body: bytes) -> bytes:
+    """Replace pyoxigraph's @prefix lines (written in hash order) by ours in a stable order, indent with
+    four spaces and put a blank line between subject blocks."""
+    pos = 0
+    while body.startswith(b"@prefix ", pos):
+        pos = body.index(b"\n", pos) + 1
+    body = body[pos:]
+    # Literals are written with \n and \t escaped, so every physical line is one statement line and
+    # a line ending in " ." closes a subject block.
+    body = body.replace(b" .\n", b" .\n\n").replace(b"\n\t", b"\n    ").rstrip(b"\n")
+    return _prefix_header() + (b"\n" + body + b"\n" if body else b"")
+
+
+def _write_turtle(graph: Graph, fmt: Format) -> bytes:
+    """Deterministic pretty Turtle (or TriG of the default graph) over the sorted triples."""
+    triples = sorted_triples(graph)
+    if fmt.ox_format.supports_datasets:
+        default = ox.DefaultGraph()
+        items: list = [ox.Quad(t.subject, t.predicate, t.object, default) for t in triples]
+    else:
+        items = triples
+    return _pretty_turtle_body(ox.serialize(items, format=fmt.ox_format, prefixes=PREFIXES) or b"")
+
+
+def _write_plain(graph: Graph, fmt: Format) -> bytes:
+    """N-Triples and N-Quads through pyoxigraph, over the sorted triples."""
+    triples = sorted_triples(graph)
+    if fmt.ox_format.supports_datasets:
+        default = ox.DefaultGraph()
+        return ox.serialize([ox.Quad(t.subject, t.predicate, t.object, default) for t in triples],
+                            format=fmt.ox_format) or b""
+    return ox.serialize(triples, format=fmt.ox_format) or b""
+
+
+_XMLNS = re.compile(rb'\s+xmlns:([A-Za-z_][\w.-]*)="([^"]*)"')
+
+
+def _write_rdfxml(graph: Graph, fmt: Format) -> bytes:
+    """RDF/XML through pyoxigraph, with the namespace declarations of the root element in a stable order."""
+    data = ox.serialize(sorted_triples(graph), format=fmt.ox_format, prefixes=PREFIXES) or b""
+    start = data.find(b"<rdf:RDF")
+    if start < 0:
+        return data
+    end = data.index(b">", start)
+    declared = dict(_XMLNS.findall(data[start:end]))
+    order = [p.encode() for p in PREFIXES if p.encode() in declared]
+    order += sorted(k for k in declared if k not in order)
+    attrs = b"".join(b' xmlns:' + k + b'="' + declared[k] + b'"' for k in order)
+    return data[:start] + b"<rdf:RDF" + attrs + data[end:]
+
+
+def _local_name(iri: str) -> str | None:
+    if iri.startswith(str(KG)):
+        local = iri[len(str(KG)):]
+        if local and local.replace("_", "a").isalnum() and local not in PREFIXES:
+            return local
+    return None
+
+
+def _compact(iri: str) -> str:
+    for prefix, ns in PREFIXES.items():
+        if iri.startswith(ns) and len(iri) > len(ns):
+            return f"{prefix}:{iri[len(ns):]}"
+    return iri
+
+
+def jsonld_context(predicates: set[str] | None = None, classes: set[str] | None = None) -> dict[str, object]:
+    """The JSON-LD @context: every prefix of :data:`PREFIXES`, plus a bare term for each ``kg:`` class or property used."""
+    context: dict[str, object] = dict(PREFIXES)
+    for iri in sorted((predicates or set()) | (classes or set())):
+        local = _local_name(iri)
+        if local is not None:
+            context[local] = f"kg:{local}"
+    return context
+
+
+def _jsonld_id(term: ox.NamedNode | ox.BlankNode) -> str:
+    return f"_:{term.value}" if isinstance(term, ox.BlankNode) else _compact(term.value)
+
+
+def _jsonld_value(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> object:
+    if not isinstance(term, ox.Literal):
+        return {"@id": _jsonld_id(term)}
+    if term.language:
+        return {"@value": term.value, "@language": term.language}
+    if term.datatype.value == _XSD_STRING:
+        return term.value
+    return {"@value": term.value, "@type": _compact(term.datatype.value)}
+
+
+def _write_jsonld(graph: Graph, fmt: Format) -> bytes:
+    """Compact JSON-LD: {"@context": ..., "@graph": [...]}, one node object per subject, in a stable order."""
+    triples = sorted_triples(graph)
+    predicates = {t.predicate.value for t in triples}
+    classes = {t.object.value for t in triples if t.predicate.value == _RDF_TYPE and isinstance(t.object, ox.NamedNode)}
+    context = jsonld_context(predicates, classes)
+    terms = {f"{KG}{k}": k for k in context if k not in PREFIXES}
+    nodes: list[dict[str, object]] = []
+    current: dict[str, object] | None = None
+    last_subject = None
+    for t in triples:
+        if t.subject != last_subject:
+            current = {"@id": _jsonld_id(t.subject)}
+            nodes.append(current)
+            last_subject = t.subject
+        assert current is not None
+        p = t.predicate.value
+        if p == _RDF_TYPE and isinstance(t.object, ox.NamedNode):
+            key, value = "@type", terms.get(t.object.value) or _compact(t.object.value)
+        else:
+            key, value = terms.get(p) or _compact(p), _jsonld_value(t.object)
+        current.setdefault(key, []).append(value)  # type: ignore[union-attr]
+    doc = {"@context": context, "@graph": nodes}
+    return (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode()
+
+
+FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format("turtle", ("ttl", "turtle"), "text/turtle", ox.RdfFormat.TURTLE, _write_turtle),
+        Format("nt", ("nt",), "application/n-triples", ox.RdfFormat.N_TRIPLES, _write_plain),
+        Format("nquads", ("nq",), "application/n-quads", ox.RdfFormat.N_QUADS, _write_plain),
+        Format("trig", ("trig",), "application/trig", ox.RdfFormat.TRIG, _write_turtle),
+        Format("jsonld", ("jsonld", "json"), "application/ld+json", ox.RdfFormat.JSON_LD, _write_jsonld),
+        Format("rdfxml", ("rdf", "owl", "xml"), "application/rdf+xml", ox.RdfFormat.RDF_XML, _write_rdfxml),
+    )
+}
+
+#: alternative names accepted for a format
+ALIASES: dict[str, str] = {"ttl": "turtle", "ntriples": "nt", "n-triples": "nt", "nq": "nquads",
+                           "n-quads": "nquads", "json-ld": "jsonld", "xml": "rdfxml", "rdf": "rdfxml"}
+
+
+def get_format(name: str) -> Format:
+    """The format called ``name`` (or one of its aliases); GraphError listing the known names otherwise."""
+    key = name.lower()
+    fmt = FORMATS.get(ALIASES.get(key, key))
+    if fmt is None:
+        raise GraphError(f"unknown RDF format {name!r}; use one of {', '.join(FORMATS)}")
+    return fmt
+
+
+def format_for_path(path: str | Path) -> Format:
+    """The format whose extension ``path`` has; GraphError if none does."""
+    ext = Path(path).suffix.lower().lstrip(".")
+    for fmt in FORMATS.values():
+        if ext in fmt.extensions:
+            return fmt
+    raise GraphError(f"{path}: cannot tell the RDF format from extension {ext!r}; "
+                     f"give a format ({', '.join(FORMATS)}) or use one of "
+                     f"{', '.join('.' + e for f in FORMATS.values() for e in f.extensions)}")
+
+
+def serialize(graph: Graph, fmt: str | Format = "turtle") -> bytes:
+    """Serialise ``graph`` in ``fmt`` (a name of :data:`FORMATS` or a :class:`Format`) deterministically."""
+    fmt = fmt if isinstance(fmt, Format) else get_format(fmt)
+    try:
+        return fmt.writer(graph, fmt)
+    except (ValueError, TypeError) as exc:
+        raise GraphError(f"cannot serialise the graph as {fmt.name}: {exc}") from exc
+
+
+def write_graph(graph: Graph, path: str | Path, fmt: str | Format | None = None) -> Path:
+    """Write ``graph`` to ``path`` atomically; the format is ``fmt`` or guessed from the extension."""
+    path = Path(path)
+    resolved = format_for_path(path) if fmt is None else (fmt if isinstance(fmt, Format) else get_format(fmt))
+    data = serialize(graph, resolved)
+    with atomic_open(path) as handle:
+        handle.write(data)
+    return path

@@ -1,0 +1,50 @@
+"""Atomic file writing: a failure never leaves a half-written output file."""
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+from typing import IO, Iterator
+
+from kg.errors import GraphError
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | Path) -> Iterator[IO[bytes]]:
+    """Open a temporary file next to ``path`` for binary writing; on success fsync and rename it over ``path``.
+
+    If the block raises, the temporary file is removed and ``path`` is left untouched.
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise GraphError(f"cannot write {target}: {exc.strerror or exc}; check the directory exists and is writable") from exc
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if isinstance(exc, OSError):
+            raise GraphError(f"cannot write {target}: {exc.strerror or exc}") from exc
+        raise
+    with contextlib.suppress(OSError):  # make the rename durable
+        dir_fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+def atomic_write(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temp file in the same directory, fsync, ``os.replace``)."""
+    with atomic_open(path) as handle:
+        handle.write(data)
