@@ -1,0 +1,24 @@
+"""Reading abstracts for ``kg build``: seed text, JSONL(.gz), CSV and TSV files.
+
+>>> from kg.ingest import read_records
+>>> for record in read_records(["seeds/"], on_skip=print): ...  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from kg.ingest.detect import detect_format
+from kg.ingest.read import DEFAULT_MAX_CHARS, expand_paths, read_records
+from kg.ingest.record import Record, SkippedRecord, SourceRef
+from kg.ingest.registry import EXTENSIONS, READERS, Reader
+
+__all__ = [
+    "DEFAULT_MAX_CHARS",
+    "EXTENSIONS",
+    "READERS",
+    "Reader",
+    "Record",
+    "SkippedRecord",
+    "SourceRef",
+    "detect_format",
+    "expand_paths",
+    "read_records",
+]

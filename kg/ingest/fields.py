@@ -1,0 +1,117 @@
+"""Turn raw metadata values (from JSON or CSV) into :class:`Record` fields.
+
+Shared by the JSONL and CSV readers so both accept the same shapes:
+``authors`` and ``keywords`` as lists or delimited strings, ``year`` as an int or a string.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from kg.ingest.record import Record, SourceRef
+from kg.ingest.source import ASCII_WHITESPACE
+
+#: the metadata fields a record may carry besides its abstract
+FIELDS = ("id", "title", "authors", "year", "venue", "keywords")
+
+_AUTHOR_SPLIT = re.compile(r"\s*,\s*|\s+and\s+")
+_SEMICOLON_SPLIT = re.compile(r"\s*;\s*")
+_KEYWORD_SPLIT = re.compile(r"\s*[,;]\s*")
+_YEAR = re.compile(r"(\d{4})(?:\.0+)?")
+
+
+class FieldError(ValueError):
+    """A field value has the wrong shape; the message says which field and why."""
+
+
+def _strip(text: str) -> str:
+    return text.strip(ASCII_WHITESPACE)
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not _strip(value))
+
+
+def _text(name: str, value: Any) -> str | None:
+    if _empty(value):
+        return None
+    if not isinstance(value, str):
+        raise FieldError(f"`{name}` must be a string, got {type(value).__name__}")
+    return _strip(value)
+
+
+def _identifier(value: Any) -> str | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return _text("id", value)
+
+
+def _names(name: str, value: Any, splitter: re.Pattern[str]) -> tuple[str, ...]:
+    if _empty(value):
+        return ()
+    if isinstance(value, str):
+        parts = splitter.split(value)
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        parts = value
+    else:
+        raise FieldError(f"`{name}` must be a list of strings or a delimited string, got {value!r:.60}")
+    return tuple(p for p in (_strip(p) for p in parts) if p)
+
+
+def split_authors(value: Any) -> tuple[str, ...]:
+    """Authors from a list or a string: ``"A; B"`` splits on ``;`` only, else on ``,`` and ``and``."""
+    if isinstance(value, str) and ";" in value:
+        return _names("authors", value, _SEMICOLON_SPLIT)
+    return _names("authors", value, _AUTHOR_SPLIT)
+
+
+def split_keywords(value: Any) -> tuple[str, ...]:
+    """Keywords from a list or a comma/semicolon separated string."""
+    return _names("keywords", value, _KEYWORD_SPLIT)
+
+
+def parse_year(value: Any) -> int | None:
+    """A four-digit year from an int, an integral float or a string (``"2024"``, ``"2024.0"``)."""
+    if _empty(value):
+        return None
+    year: int | None = None
+    if isinstance(value, bool):
+        year = None
+    elif isinstance(value, int):
+        year = value
+    elif isinstance(value, float) and value.is_integer():
+        year = int(value)
+    elif isinstance(value, str):
+        match = _YEAR.fullmatch(_strip(value))
+        year = int(match.group(1)) if match else None
+    if year is None or not 1000 <= year <= 9999:
+        raise FieldError(f"`year` must be a four-digit year like 2024, got {value!r:.40}")
+    return year
+
+
+def build_record(abstract: str, source: SourceRef, raw: Mapping[str, Any]) -> Record:
+    """A :class:`Record` with ``abstract`` kept exactly and metadata read from ``raw``.
+
+    Raises :class:`FieldError` when a metadata value has the wrong shape.
+    """
+    return Record(
+        abstract=abstract,
+        source=source,
+        id=_identifier(raw.get("id")),
+        title=_text("title", raw.get("title")),
+        authors=split_authors(raw.get("authors")),
+        year=parse_year(raw.get("year")),
+        venue=_text("venue", raw.get("venue")),
+        keywords=split_keywords(raw.get("keywords")),
+    )
+
+
+def abstract_problem(value: Any) -> str | None:
+    """Why ``value`` is not a usable abstract, or None when it is one."""
+    if value is None:
+        return "no `abstract`"
+    if not isinstance(value, str):
+        return f"`abstract` must be a string, got {type(value).__name__}"
+    if not _strip(value):
+        return "empty `abstract`"
+    return None
