@@ -1,0 +1,46 @@
+"""The one error hierarchy of paperkg.
+
+Library code raises these; only the CLI turns them into exit codes and text.
+Every message names the file, line or IRI concerned and says what to do.
+"""
+from __future__ import annotations
+
+
+class KGError(Exception):
+    """Base class of every error paperkg raises on purpose."""
+
+    exit_code: int = 1
+
+
+class InputError(KGError):
+    """An input file or record cannot be read (missing, empty, binary, malformed)."""
+
+
+class ModelError(KGError):
+    """The spaCy pipeline cannot be loaded."""
+
+
+class OntologyError(KGError):
+    """The ontology or a vocabulary file is missing or malformed."""
+
+
+class GraphError(KGError):
+    """A graph or store cannot be loaded, written or validated."""
+
+
+class QueryError(KGError):
+    """A SPARQL query is malformed, unknown, refused or timed out."""
+
+    exit_code = 2
+
+
+class NotFoundError(KGError):
+    """A paper or entity named by the user does not exist in the graph."""
+
+
+class AmbiguousNameError(NotFoundError):
+    """A name given by the user matches several papers or entities; the message lists them."""
+
+    def __init__(self, message: str, candidates: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.candidates = candidates or []

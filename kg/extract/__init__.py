@@ -1,0 +1,33 @@
+"""Entity extraction from abstracts with spaCy.
+
+``extract_docs(nlp, texts)`` runs the pipeline and returns one :class:`PaperExtraction` per text.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from kg.extract.model import PIPELINE_VERSION, find_model, load_nlp
+from kg.extract.types import ENTITY_TYPES, Mention, PaperExtraction, Relation, ResultClaim
+
+__all__ = ["ENTITY_TYPES", "Mention", "PaperExtraction", "Relation", "ResultClaim", "PIPELINE_VERSION",
+           "extract_doc", "extract_texts", "find_model", "load_nlp"]
+
+
+def extract_doc(doc) -> PaperExtraction:
+    """Turn a doc processed by paperkg's pipeline into a plain :class:`PaperExtraction`."""
+    from kg.extract.proposals import code_urls, with_proposed
+
+    mentions = with_proposed(list(doc._.mentions or []), list(doc._.proposed or []))
+    return PaperExtraction(
+        sentences=[(s.start_char, s.end_char) for s in doc.sents],
+        mentions=mentions,
+        name=doc._.paper_name,
+        code_urls=code_urls(doc.text),
+    )
+
+
+def extract_texts(texts: Iterable[str], nlp=None, batch_size: int = 32) -> Iterator[PaperExtraction]:
+    """Extract from each text in order (the pipeline is loaded once if ``nlp`` is not given)."""
+    nlp = nlp or load_nlp()
+    for doc in nlp.pipe(texts, batch_size=batch_size):
+        yield extract_doc(doc)

@@ -1,0 +1,140 @@
+"""Abbreviation detection: "long form (SF)" pairs, after Schwartz & Hearst (2003).
+
+The pure function :func:`find_abbreviations` does the work; the ``paperkg_abbreviations`` factory
+stores its result on ``doc._.abbreviations`` so later components can use it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+_SHORT_FORM = re.compile(r"^[A-Za-z0-9\u0370-\u03ff][\w\u0370-\u03ff.\-+/&'²³]{0,14}$")
+_LEADING_STOP = {"the", "a", "an", "our", "their", "its", "this", "these", "that", "of", "and", "or", "to", "we", "by"}
+
+
+@dataclass(frozen=True)
+class Abbreviation:
+    """One definition found in the text: ``long`` is written out, ``short`` is its abbreviation."""
+
+    short: Span
+    long: Span
+
+
+def _is_short_form(text: str) -> bool:
+    if not _SHORT_FORM.match(text) or len(text) < 2:
+        return False
+    if not any(c.isalpha() for c in text):
+        return False
+    # A short form has an upper-case letter or digit somewhere beyond a plain word ("e.g." fails)
+    return any(c.isupper() for c in text[1:]) or (text[0].isupper() and len(text) <= 5) or any(c.isdigit() for c in text)
+
+
+def _core(short: str) -> str:
+    """The letters a long form must spell: plural 's' and punctuation dropped."""
+    s = short[:-1] if len(short) > 2 and short.endswith("s") and short[-2].isupper() else short
+    return "".join(c for c in s.lower() if c.isalnum())
+
+
+def match_long_form(short: str, words: list[str]) -> int | None:
+    """Schwartz-Hearst matching: index of the first of ``words`` that starts the long form of ``short``.
+
+    ``words`` are the words just before the parenthesis, in order. Characters of the short form
+    must appear in order in the long form, and its first character must start a word.
+    """
+    core = _core(short)
+    if not core:
+        return None
+    text = " ".join(words).lower()
+    s_idx = len(core) - 1
+    l_idx = len(text) - 1
+    while s_idx >= 0:
+        c = core[s_idx]
+        while l_idx >= 0 and (text[l_idx] != c or (s_idx == 0 and l_idx > 0 and text[l_idx - 1].isalnum())):
+            l_idx -= 1
+        if l_idx < 0:
+            return None
+        s_idx -= 1
+        l_idx -= 1
+    start_char = l_idx + 1
+    # which word contains start_char
+    pos = 0
+    for i, w in enumerate(words):
+        if pos <= start_char < pos + len(w) + 1:
+            return i
+        pos += len(w) + 1
+    return None
+
+
+def find_abbreviations(doc: Doc) -> list[Abbreviation]:
+    """All "long form (SF)" definitions in ``doc``, in text order."""
+    out: list[Abbreviation] = []
+    for open_tok in doc:
+        if open_tok.text != "(" or open_tok.i == 0:
+            continue
+        close = next((t.i for t in doc[open_tok.i + 1 : open_tok.i + 6] if t.text in {")", ";", ","}), None)
+        if close is None or close == open_tok.i + 1:
+            continue
+        short = doc[open_tok.i + 1 : close]
+        short_text = short.text.replace(" ", "")
+        if not _is_short_form(short_text):
+            continue
+        sent_start = open_tok.sent.start
+        n_max = min(len(_core(short_text)) + 5, 2 * len(_core(short_text)) + 1)
+        lo = open_tok.i
+        words: list = []
+        n_words = 0
+        while lo > sent_start:
+            prev = doc[lo - 1]
+            if prev.text in {"(", ")", ";", ":", ".", ","} or prev.text in {"[", "]"}:
+                break
+            if prev.whitespace_ or not words:
+                n_words += 1
+                if n_words > n_max:
+                    break
+            lo -= 1
+            words.insert(0, prev)
+        if not words:
+            continue
+        # hyphenated tokens count as separate words for matching but map back to tokens
+        idx = match_long_form(short_text, [w.text for w in words])
+        if idx is None:
+            continue
+        long_tokens = words[idx:]
+        while long_tokens and long_tokens[0].lower_ in _LEADING_STOP:
+            long_tokens = long_tokens[1:]
+        if not long_tokens or len(long_tokens) < 1:
+            continue
+        long = doc[long_tokens[0].i : long_tokens[-1].i + 1]
+        if long.text.lower() == short.text.lower() or len(long.text) <= len(short_text):
+            continue
+        out.append(Abbreviation(short=short, long=long))
+    return out
+
+
+def abbreviation_map(abbrs: list[Abbreviation]) -> dict[str, str]:
+    """Short form text -> long form text (first definition wins)."""
+    out: dict[str, str] = {}
+    for a in abbrs:
+        out.setdefault(a.short.text, a.long.text)
+    return out
+
+
+if not Doc.has_extension("abbreviations"):
+    Doc.set_extension("abbreviations", default=None)
+
+
+@Language.factory("paperkg_abbreviations")
+def make_abbreviation_detector(nlp: Language, name: str) -> "AbbreviationDetector":
+    """Factory of the abbreviation-detection component."""
+    return AbbreviationDetector()
+
+
+class AbbreviationDetector:
+    """Sets ``doc._.abbreviations`` to the list of :class:`Abbreviation` found."""
+
+    def __call__(self, doc: Doc) -> Doc:
+        doc._.abbreviations = find_abbreviations(doc)
+        return doc

@@ -1,0 +1,167 @@
+"""spaCy components of paperkg, registered as factories.
+
+- ``paperkg_abbreviations`` (in :mod:`kg.extract.abbreviations`): long form <-> short form pairs.
+- ``paperkg_entities``: typed entity mentions (vocabularies, abbreviations, names, noun phrases).
+- ``paperkg_proposals``: what the paper itself introduces, and its name.
+
+The components only orchestrate; the work is done by pure helpers in :mod:`kg.extract.terms`
+and :mod:`kg.extract.proposals`.
+"""
+from __future__ import annotations
+
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc, Span
+
+import kg.extract.abbreviations  # noqa: F401  (registers paperkg_abbreviations)
+from kg.extract import terms as T
+from kg.extract.lexicon import DATASET_NOUNS, METRIC_HEADS
+from kg.extract.proposals import find_proposals
+from kg.extract.types import Mention
+from kg.extract.vocab import Vocabulary, load_vocabulary
+
+for _name in ("mentions", "proposed", "paper_name"):
+    if not Doc.has_extension(_name):
+        Doc.set_extension(_name, default=None)
+
+#: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
+RULE_PRIORITY = {"vocabulary": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 3,
+                 "dataset-name": 3, "phrase": 2, "modality-cue": 1}
+
+
+class EntityRecognizer:
+    """Finds typed entity mentions and stores them, sorted, on ``doc._.mentions``."""
+
+    def __init__(self, nlp: Language, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+        self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
+        self.folded = PhraseMatcher(nlp.vocab, attr="LOWER")
+        self.terms: dict[str, list] = {}
+        for i, term in enumerate(vocabulary.terms):
+            key = f"t{i}"
+            self.terms[key] = term
+            forms = {term.form}
+            if not term.cue and term.type != "Metric" and not term.form.endswith("s") and term.form[-1:].isalpha():
+                forms.add(term.form + "s")
+            # acronyms and short forms must match case exactly ("MAP" is not "map")
+            exact = len(term.form) <= 5 or any(c.isupper() for c in term.form[1:])
+            matcher = self.exact if exact else self.folded
+            matcher.add(key, [nlp.make_doc(f) for f in forms])
+
+    def vocabulary_mentions(self, doc: Doc) -> list[Mention]:
+        """Mentions of vocabulary concepts and cues."""
+        out = []
+        for key, start, end in [*self.exact(doc), *self.folded(doc)]:
+            term = self.terms[self.exact.vocab.strings[key] if isinstance(key, int) else key]
+            span = doc[start:end]
+            if term.cue:
+                if term.type != "Modality":
+                    continue
+                out.append(T.mention(span, "Modality", "modality-cue", concept=term.concept))
+            else:
+                out.append(T.mention(span, term.type, "vocabulary", concept=term.concept))
+        return out
+
+    def type_of_abbreviation(self, long: Span, short: Span) -> str | None:
+        """The entity type of an abbreviation definition, or None when it names no entity."""
+        for m in self.vocabulary_mentions(long.doc):
+            if (m.start, m.end) in {(long.start_char, long.end_char), (short.start_char, short.end_char)}:
+                return m.type
+        tokens = T._strip_edges(list(long))
+        if not tokens:
+            return None
+        head = tokens[-1].lemma_.lower()
+        if head in DATASET_NOUNS:
+            return "Dataset"
+        cls = T.classify_phrase(tokens)
+        if cls is not None:
+            return cls
+        if head in METRIC_HEADS:
+            return None
+        capitalised = sum(1 for t in tokens if t.text[:1].isupper())
+        if capitalised >= max(2, len([t for t in tokens if t.is_alpha]) - 1):
+            return "Method"
+        return None
+
+    def __call__(self, doc: Doc) -> Doc:
+        found: list[Mention] = self.vocabulary_mentions(doc)
+        abbrs = doc._.abbreviations or []
+        abbr_mentions = list(T.abbreviation_mentions(abbrs, self.type_of_abbreviation))
+        found += abbr_mentions
+        # later uses of a defined short form
+        defined = {(m.short_form, m.type): m for m in abbr_mentions if m.short_form}
+        by_text: dict[str, Mention] = {}
+        for (sf, _t), m in defined.items():
+            by_text.setdefault(sf, m)
+            if not sf.endswith("s"):
+                by_text.setdefault(sf + "s", m)
+            else:
+                by_text.setdefault(sf[:-1], m)
+        definition_spans = {(m.start, m.end) for m in abbr_mentions}
+        for word in T.words(doc):
+            ref = by_text.get(word.text)
+            if ref is not None and (word.start_char, word.end_char) not in definition_spans:
+                found.append(T.mention(word, ref.type, "abbreviation-use", long_form=ref.long_form,
+                                       short_form=ref.short_form, concept=ref.concept))
+        for span, cls in T.phrase_candidates(doc):
+            if cls == "Task":
+                span = T.task_extension(doc, span)
+            found.append(T.mention(span, cls, "phrase"))
+        covered = {(m.start, m.end) for m in found if m.rule in {"vocabulary", "abbreviation", "abbreviation-use"}}
+        for span in T.name_candidates(doc):
+            if (span.start_char, span.end_char) in covered:
+                continue
+            t = "Dataset" if T.dataset_context(span) else "Method"
+            found.append(T.mention(span, t, "dataset-name" if t == "Dataset" else "name"))
+        doc._.mentions = resolve_overlaps(found)
+        return doc
+
+
+def resolve_overlaps(mentions: list[Mention]) -> list[Mention]:
+    """Keep one mention per overlapping group of the same type; drop names swallowed by a longer term."""
+    def rank(m: Mention) -> tuple:
+        return (RULE_PRIORITY.get(m.rule, 0), m.end - m.start, -m.start)
+
+    kept: list[Mention] = []
+    for m in sorted(set(mentions), key=rank, reverse=True):
+        clash = False
+        for k in kept:
+            overlap = m.start < k.end and k.start < m.end
+            if not overlap:
+                continue
+            if k.type == m.type:
+                clash = True
+                break
+            # a bare name inside a longer typed phrase or vocabulary term is part of it
+            inside = k.start <= m.start and m.end <= k.end
+            if inside and m.rule in {"name", "dataset-name", "phrase"} and k.type in {"Method", "Task", "Dataset", "Metric"}:
+                clash = True
+                break
+            if m.type in {"Method", "Task"} and k.type in {"Method", "Task"} and m.rule == "phrase":
+                clash = True
+                break
+        if not clash:
+            kept.append(m)
+    return sorted(kept)
+
+
+@Language.factory("paperkg_entities")
+def make_entity_recognizer(nlp: Language, name: str) -> EntityRecognizer:
+    """Factory of the entity-recognition component (reads the vocabularies in ``ontology/``)."""
+    return EntityRecognizer(nlp, load_vocabulary())
+
+
+class ProposalDetector:
+    """Marks the mentions of what the paper introduces and sets ``doc._.paper_name``."""
+
+    def __call__(self, doc: Doc) -> Doc:
+        proposed, name = find_proposals(doc, doc._.mentions or [])
+        doc._.proposed = proposed
+        doc._.paper_name = name
+        return doc
+
+
+@Language.factory("paperkg_proposals")
+def make_proposal_detector(nlp: Language, name: str) -> ProposalDetector:
+    """Factory of the proposal-detection component."""
+    return ProposalDetector()

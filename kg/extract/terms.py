@@ -1,0 +1,227 @@
+"""Pure helpers that find and type candidate terms in a parsed abstract.
+
+Each helper takes a spaCy ``Doc`` (and what earlier helpers found) and returns
+:class:`~kg.extract.types.Mention` records; the ``paperkg_entities`` component combines them.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from spacy.tokens import Doc, Span, Token
+
+from kg.extract.abbreviations import Abbreviation
+from kg.extract.lexicon import (
+    DATASET_NOUNS,
+    GENERIC_HEADS,
+    GENERIC_MODIFIERS,
+    METHOD_HEADS,
+    NOT_NAMES,
+    TASK_HEADS,
+    WEAK_TASK_HEADS,
+)
+from kg.extract.types import Mention
+
+_NAME = re.compile(
+    r"^(?=.*[A-Za-z])(?:"
+    r"[A-Za-z]*[a-z][A-Z][\w\-+.]*"  # camel case: PaAno, LaBraM, iEEG
+    r"|[A-Z][A-Z0-9\-+.&]*[A-Z0-9+][\w\-+]*"  # capitals and digits: BIOT, TSB-AD, GPT-4
+    r"|[A-Za-z]+[\-]?\d[\w\-.]*"  # letters then digits: CIFAR10, pi-0, ResNet-50
+    r")$"
+)
+_LATEX_CMD = re.compile(r"\\[a-zA-Z]+\*?\{([^{}]*)\}")
+_LATEX_BARE = re.compile(r"\\[a-zA-Z]+\*?|[{}$]")
+
+
+def clean_label(text: str) -> str:
+    """A readable label from written text: LaTeX markup dropped, whitespace collapsed, edges trimmed."""
+    text = _LATEX_CMD.sub(r"\1", text)
+    text = _LATEX_BARE.sub("", text)
+    text = re.sub(r"\s+", " ", text)
+    return text.strip(" \t\n,.;:()[]'\"`")
+
+
+def words(doc: Doc) -> Iterator[Span]:
+    """Maximal runs of tokens with no whitespace between them, edge punctuation excluded."""
+    start = 0
+    n = len(doc)
+    while start < n:
+        end = start
+        while end < n - 1 and not doc[end].whitespace_:
+            end += 1
+        lo, hi = start, end
+        while lo <= hi and (doc[lo].is_punct and doc[lo].text not in {"+"}):
+            lo += 1
+        while hi >= lo and doc[hi].is_punct and doc[hi].text not in {"+"}:
+            hi -= 1
+        if lo <= hi:
+            yield doc[lo : hi + 1]
+        start = end + 1
+
+
+def is_name(text: str) -> bool:
+    """Does ``text`` look like the name of an artifact (PaAno, BIOT, TSB-AD, CIFAR10)?"""
+    text = clean_label(text)
+    if text in NOT_NAMES or len(text) < 2 or len(text) > 40:
+        return False
+    if re.fullmatch(r"[\d.,%x×\-+]+", text) or re.fullmatch(r"\d+[A-Za-z]{0,2}", text):
+        return False
+    if re.match(r"^(?:19|20)\d\d[a-z]?$", text):
+        return False
+    return bool(_NAME.match(text))
+
+
+def _strip_edges(tokens: list[Token]) -> list[Token]:
+    while tokens and (
+        tokens[0].lower_ in GENERIC_MODIFIERS
+        or tokens[0].pos_ in {"DET", "PRON", "NUM", "ADV", "CCONJ", "PUNCT", "ADP", "PART", "SYM"}
+        or tokens[0].tag_ in {"PRP$", "WDT", "-LRB-", "-RRB-"}
+    ):
+        tokens = tokens[1:]
+    while tokens and (tokens[-1].is_punct or tokens[-1].pos_ in {"ADP", "CCONJ", "DET"}):
+        tokens = tokens[:-1]
+    return tokens
+
+
+def _phrase_span(doc: Doc, tokens: list[Token]) -> Span | None:
+    if not tokens:
+        return None
+    return doc[tokens[0].i : tokens[-1].i + 1]
+
+
+def _head_class(token: Token) -> str | None:
+    lemma = token.lemma_.lower()
+    low = token.lower_
+    if lemma in TASK_HEADS or low in TASK_HEADS:
+        return "Task"
+    if lemma in METHOD_HEADS or low in METHOD_HEADS:
+        return "Method"
+    return None
+
+
+def classify_phrase(tokens: list[Token]) -> str | None:
+    """Type a cleaned noun phrase by its head noun and modifiers: Task, Method or None."""
+    if not tokens:
+        return None
+    head = tokens[-1]
+    cls = _head_class(head)
+    mods = [t for t in tokens[:-1] if t.lower_ not in GENERIC_MODIFIERS and not t.is_punct]
+    if cls is None:
+        return None
+    lemma = head.lemma_.lower()
+    if cls == "Task":
+        if lemma in WEAK_TASK_HEADS and len(mods) < 1:
+            return None
+        if head.lower_.endswith("ing") and head.lower_ not in TASK_HEADS and lemma not in TASK_HEADS:
+            return None
+        return "Task" if mods or lemma not in WEAK_TASK_HEADS else None
+    # Method: generic heads need a specific, non-generic modifier
+    if head.lower_ in GENERIC_HEADS or lemma in GENERIC_HEADS:
+        specific = [t for t in mods if t.pos_ in {"NOUN", "PROPN", "ADJ", "VERB"} and t.lower_ not in GENERIC_HEADS]
+        if not specific:
+            return None
+    return "Method"
+
+
+def phrase_candidates(doc: Doc) -> Iterator[tuple[Span, str]]:
+    """Task and method phrases from the parser's noun chunks, cut at their first typed head."""
+    for chunk in doc.noun_chunks:
+        tokens = _strip_edges(list(chunk))
+        if not tokens:
+            continue
+        # split coordinations inside a chunk ("fast and efficient detection" stays; "X and Y models" is rare)
+        # look for the rightmost typed head, then shorter prefixes ending in a typed head
+        emitted = False
+        for j in range(len(tokens) - 1, -1, -1):
+            sub = _strip_edges(tokens[: j + 1])
+            if not sub or sub[-1].pos_ not in {"NOUN", "PROPN", "X", "ADJ", "VERB"}:
+                continue
+            cls = classify_phrase(sub)
+            if cls is None:
+                continue
+            if j < len(tokens) - 1 and tokens[j + 1].pos_ == "NOUN" and tokens[-1].lower_ not in GENERIC_HEADS:
+                # "anomaly detection performance": the sub-phrase is a modifier of a non-generic head
+                if cls == "Method" or tokens[-1].lemma_.lower() not in {"method", "model", "framework", "approach", "benchmark", "task"}:
+                    continue
+            span = _phrase_span(doc, sub)
+            if span is not None:
+                yield span, cls
+                emitted = True
+                break
+        if not emitted:
+            continue
+
+
+def task_extension(doc: Doc, span: Span) -> Span:
+    """Extend a task phrase with a short "of"-complement: "estimation" + " of point process intensity"."""
+    end = span.end
+    if end < len(doc) - 1 and doc[end].lower_ == "of":
+        k = end + 1
+        while k < len(doc) and k < end + 6 and doc[k].pos_ in {"ADJ", "NOUN", "PROPN"} or (
+            k < len(doc) and doc[k].text == "-"
+        ):
+            k += 1
+        if k > end + 1 and doc[k - 1].pos_ in {"NOUN", "PROPN"}:
+            return doc[span.start : k]
+    return span
+
+
+def name_candidates(doc: Doc) -> Iterator[Span]:
+    """Name-like words (PaAno, BIOT, TSB-AD), with a trailing version number (AlphaFold 3, v2)."""
+    for word in words(doc):
+        text = word.text
+        if "(" in text or ")" in text or "/" in text and len(text) > 12:
+            continue
+        if not is_name(text):
+            continue
+        end = word.end
+        if end < len(doc) and re.fullmatch(r"v?\d+(\.\d+)?", doc[end].text) and doc[end].i == end and doc[end - 1].whitespace_:
+            end += 1
+        yield doc[word.start : end]
+
+
+def dataset_context(span: Span) -> bool:
+    """Is a name used as a dataset: "the X dataset", "X benchmark", "datasets such as X"?"""
+    doc = span.doc
+    nxt = doc[span.end] if span.end < len(doc) else None
+    if nxt is not None and nxt.lemma_.lower() in DATASET_NOUNS:
+        return True
+    # "X and Y datasets": the name heads into a dataset noun through a conjunction
+    head = span.root.head
+    hops = 0
+    while hops < 3 and head is not None:
+        if head.lemma_.lower() in DATASET_NOUNS and head.i > span.start:
+            return True
+        if head.dep_ == "conj" or span.root.dep_ in {"compound", "conj", "appos", "nmod"}:
+            head = head.head if head.head is not head else None
+            hops += 1
+            continue
+        break
+    window = doc[max(span.sent.start, span.start - 6) : span.start]
+    lower = [t.lower_ for t in window]
+    if any(w in {"datasets", "benchmarks", "corpora"} for w in lower) and any(w in {"on", "including", "as", "across"} for w in lower):
+        return True
+    return False
+
+
+def mention(span: Span, type_name: str, rule: str, **extra: object) -> Mention:
+    """A :class:`Mention` of ``span`` typed ``type_name`` by ``rule``."""
+    return Mention(
+        start=span.start_char,
+        end=span.end_char,
+        type=type_name,
+        text=clean_label(span.text),
+        rule=rule,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def abbreviation_mentions(abbrs: Iterable[Abbreviation], type_of) -> Iterator[Mention]:
+    """Mentions of both sides of each abbreviation definition, typed by ``type_of(long_span, short_span)``."""
+    for a in abbrs:
+        t = type_of(a.long, a.short)
+        if t is None:
+            continue
+        lf, sf = clean_label(a.long.text), clean_label(a.short.text)
+        yield mention(a.long, t, "abbreviation", long_form=lf, short_form=sf)
+        yield mention(a.short, t, "abbreviation", long_form=lf, short_form=sf)

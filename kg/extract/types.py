@@ -1,0 +1,65 @@
+"""Plain, picklable records of what extraction found in one abstract."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ENTITY_TYPES: tuple[str, ...] = ("Method", "Dataset", "Modality", "Task", "Metric")
+
+
+@dataclass(frozen=True, order=True)
+class Mention:
+    """One typed entity mention: characters ``start:end`` of the abstract.
+
+    ``concept`` is the IRI of a vocabulary concept when the mention matched one; ``long_form`` and
+    ``short_form`` are set when the mention is (part of) an abbreviation definition or use.
+    """
+
+    start: int
+    end: int
+    type: str
+    text: str
+    rule: str
+    concept: str | None = None
+    long_form: str | None = None
+    short_form: str | None = None
+    proposed: bool = False
+
+
+@dataclass(frozen=True)
+class ResultClaim:
+    """A quantitative claim: a number reported for a metric (optionally on a dataset, by a method)."""
+
+    start: int
+    end: int
+    metric: str
+    value: str
+    numeric: float | None
+    unit: str
+    dataset: str | None = None
+    method: str | None = None
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A typed relation between two named things, supported by characters ``start:end``."""
+
+    start: int
+    end: int
+    predicate: str
+    subject: str
+    subject_type: str
+    object: str
+    object_type: str
+    rule: str
+
+
+@dataclass
+class PaperExtraction:
+    """Everything extracted from one abstract; offsets index the abstract text unchanged."""
+
+    sentences: list[tuple[int, int]] = field(default_factory=list)
+    mentions: list[Mention] = field(default_factory=list)
+    name: str | None = None
+    code_urls: list[str] = field(default_factory=list)
+    results: list[ResultClaim] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)

@@ -1,0 +1,100 @@
+"""Minting stable IRIs for papers, entities and evidence.
+
+IRIs depend only on content (never on run order, time or machine), so the same abstract gives the
+same paper IRI across runs, files and machines, and the same entity name gives the same entity IRI.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+from rdflib import URIRef
+
+from kg.namespaces import ID
+
+_SPACE = re.compile(r"\s+")
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+
+#: entity type name -> path segment of its IRIs
+TYPE_SEGMENTS: dict[str, str] = {
+    "Method": "method",
+    "Dataset": "dataset",
+    "Modality": "modality",
+    "Task": "task",
+    "Metric": "metric",
+}
+
+
+def normalize_abstract(text: str) -> str:
+    """The abstract as identity sees it: Unicode NFC, whitespace runs collapsed, trimmed."""
+    return _SPACE.sub(" ", unicodedata.normalize("NFC", text)).strip()
+
+
+def digest(text: str, length: int = 16) -> str:
+    """A hex SHA-256 digest prefix of ``text``."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:length]
+
+
+def abstract_key(text: str) -> str:
+    """The key under which two records count as the same paper."""
+    return digest(normalize_abstract(text))
+
+
+def paper_iri(abstract: str) -> URIRef:
+    """The IRI of the paper with this abstract."""
+    return ID[f"paper/{abstract_key(abstract)}"]
+
+
+def slug(name: str) -> str:
+    """A readable, IRI-safe slug: NFKD-folded, lower case, non-alphanumeric runs as '-'.
+
+    Names made only of symbols fall back to a digest so that the slug is never empty.
+    """
+    folded = unicodedata.normalize("NFKD", name)
+    folded = "".join(c for c in folded if not unicodedata.combining(c)).lower()
+    out = _NON_ALNUM.sub("-", folded).strip("-")
+    if not out:
+        return "x" + digest(name, 12)
+    if len(out) > 80:
+        out = out[:64].rstrip("-") + "-" + digest(name, 8)
+    return out
+
+
+def entity_iri(type_name: str, key: str) -> URIRef:
+    """The IRI of an entity of ``type_name`` (Method, Dataset, ...) whose canonical key is ``key``."""
+    try:
+        segment = TYPE_SEGMENTS[type_name]
+    except KeyError:
+        raise ValueError(f"unknown entity type {type_name!r}; expected one of {sorted(TYPE_SEGMENTS)}") from None
+    return ID[f"{segment}/{slug(key)}"]
+
+
+def sentence_iri(paper: URIRef, index: int) -> URIRef:
+    """The IRI of sentence ``index`` (0-based) of ``paper``."""
+    return URIRef(f"{paper}/s{index}")
+
+
+def mention_iri(paper: URIRef, start: int, end: int, type_name: str) -> URIRef:
+    """The IRI of the mention of a ``type_name`` entity at characters ``start:end`` of the abstract."""
+    return URIRef(f"{paper}/m{start}-{end}-{TYPE_SEGMENTS[type_name]}")
+
+
+def result_iri(paper: URIRef, index: int) -> URIRef:
+    """The IRI of the ``index``-th quantitative result claimed in ``paper``."""
+    return URIRef(f"{paper}/r{index}")
+
+
+def relation_iri(paper: URIRef, start: int, end: int, name: str) -> URIRef:
+    """The IRI of a relation assertion supported by characters ``start:end`` of ``paper``'s abstract."""
+    return URIRef(f"{paper}/rel{start}-{end}-{slug(name)}")
+
+
+def source_iri(file: str, position: int) -> URIRef:
+    """The IRI of the source record at ``position`` of ``file``."""
+    return ID[f"source/{digest(f'{file}#{position}')}"]
+
+
+def extractor_iri(name: str) -> URIRef:
+    """The IRI of the extraction rule or model called ``name``."""
+    return ID[f"extractor/{slug(name)}"]

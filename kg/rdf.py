@@ -1,0 +1,123 @@
+"""Turning papers, their extractions and the resolved entities into RDF triples of the public schema."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from rdflib import Literal, URIRef
+from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
+
+from kg.corpus import Paper
+from kg.extract.types import PaperExtraction
+from kg.ids import extractor_iri, mention_iri, sentence_iri, source_iri
+from kg.namespaces import KG, SCHEMA
+from kg.resolve import Resolution
+
+Triple = tuple[URIRef, URIRef, object]
+
+#: entity type -> the property linking a paper to an entity of that type
+LINK_PROPERTY: dict[str, URIRef] = {
+    "Method": KG.usesMethod,
+    "Dataset": KG.usesDataset,
+    "Modality": KG.hasModality,
+    "Task": KG.addressesTask,
+    "Metric": KG.usesMetric,
+}
+
+_WORD = re.compile(r"\S+")
+
+
+def short_title(paper: Paper, extraction: PaperExtraction) -> str:
+    """The paper's short name: what it introduces, else its title, else the start of its first sentence."""
+    if extraction.name:
+        return extraction.name
+    title = paper.field("title")
+    if title:
+        return " ".join(title.split())
+    first = paper.abstract[: extraction.sentences[0][1]] if extraction.sentences else paper.abstract
+    words = _WORD.findall(first)
+    text = " ".join(words[:10]).rstrip(".,;:")
+    return text + ("…" if len(words) > 10 else "")
+
+
+def paper_triples(paper: Paper, extraction: PaperExtraction) -> Iterator[Triple]:
+    """Triples describing the paper itself: text, label, metadata, sources, code links."""
+    p = URIRef(paper.iri)
+    yield p, RDF.type, KG.Paper
+    yield p, DCTERMS.abstract, Literal(paper.abstract)
+    yield p, RDFS.label, Literal(short_title(paper, extraction))
+    title = paper.field("title")
+    if title:
+        yield p, DCTERMS.title, Literal(title)
+    identifier = paper.field("id")
+    yield p, DCTERMS.identifier, Literal(identifier or paper.iri.rsplit("/", 1)[-1])
+    for author in paper.field("authors") or ():
+        yield p, DCTERMS.creator, Literal(author)
+    year = paper.field("year")
+    if year:
+        yield p, KG.year, Literal(f"{int(year):04d}", datatype=XSD.gYear)
+    venue = paper.field("venue")
+    if venue:
+        yield p, KG.venue, Literal(venue)
+    for kw in paper.field("keywords") or ():
+        yield p, SCHEMA.keywords, Literal(kw)
+    for url in extraction.code_urls:
+        yield p, KG.codeRepository, URIRef(url)
+    for record in paper.records:
+        s = source_iri(record.source.file, record.source.position)
+        yield p, PROV.wasDerivedFrom, s
+        yield s, RDF.type, KG.SourceRecord
+        yield s, KG.sourceFile, Literal(record.source.file)
+        yield s, KG.position, Literal(record.source.position)
+        yield s, KG.line, Literal(record.source.line)
+        if record.id:
+            yield s, DCTERMS.identifier, Literal(record.id)
+
+
+def link_triples(paper: Paper, extraction: PaperExtraction, resolution: Resolution) -> Iterator[Triple]:
+    """Paper -> entity links, each with its evidence: kg:Mention nodes and the sentences they sit in."""
+    p = URIRef(paper.iri)
+    sentences = extraction.sentences
+    used_sentences: set[int] = set()
+    for m in extraction.mentions:
+        iri = resolution.entity_of.get((paper.iri, m.start, m.end, m.type))
+        if iri is None:
+            continue
+        e = URIRef(iri)
+        prop = KG.proposes if m.proposed else LINK_PROPERTY[m.type]
+        yield p, prop, e
+        mi = mention_iri(p, m.start, m.end, m.type)
+        yield mi, RDF.type, KG.Mention
+        yield mi, KG.paper, p
+        yield mi, KG.entity, e
+        yield mi, KG.property, prop
+        yield mi, KG.anchorText, Literal(paper.abstract[m.start : m.end])
+        yield mi, KG.start, Literal(m.start)
+        yield mi, KG.end, Literal(m.end)
+        yield mi, PROV.wasAttributedTo, extractor_iri(m.rule)
+        index = next((i for i, (a, b) in enumerate(sentences) if a <= m.start < b), None)
+        if index is not None:
+            used_sentences.add(index)
+            yield mi, KG.inSentence, sentence_iri(p, index)
+    for index in sorted(used_sentences):
+        a, b = sentences[index]
+        s = sentence_iri(p, index)
+        yield s, RDF.type, KG.Sentence
+        yield s, DCTERMS.isPartOf, p
+        yield s, KG.text, Literal(paper.abstract[a:b])
+        yield s, KG.start, Literal(a)
+        yield s, KG.end, Literal(b)
+
+
+def entity_triples(resolution: Resolution, rules: set[str]) -> Iterator[Triple]:
+    """Triples of every resolved entity (type and labels) and of the extractors that were used."""
+    for iri, ent in sorted(resolution.entities.items()):
+        e = URIRef(iri)
+        yield e, RDF.type, KG[ent.type]
+        yield e, RDFS.label, Literal(ent.label)
+        for alt in sorted(ent.alt_labels):
+            yield e, SKOS.altLabel, Literal(alt)
+    for rule in sorted(rules):
+        x = extractor_iri(rule)
+        yield x, RDF.type, KG.Extractor
+        yield x, RDFS.label, Literal(rule)
