@@ -1,0 +1,53 @@
+"""``kg viz``: write an interactive HTML view (overview, ego, community or query result)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kg.cli.common import graph_options, handle_errors
+
+
+@click.command("viz")
+@graph_options
+@click.option("--types", default=None, metavar="T1,T2",
+              help="Node types to show in the overview, e.g. Paper,Method,Dataset.")
+@click.option("--top", type=int, default=None, metavar="N",
+              help="Keep the N most central nodes (overview default 1500; ego view default 400).")
+@click.option("--focus", default=None, metavar="X", help="Ego view around a paper or entity (label, IRI or prefix).")
+@click.option("--depth", default=2, show_default=True, help="Hops around --focus.")
+@click.option("--community", "community_id", type=int, default=None, metavar="ID",
+              help="Show one community (ids from kg stats).")
+@click.option("--query", default=None, metavar="FILE.rq|NAME",
+              help="Show a SPARQL result: CONSTRUCT gives the graph, SELECT the IRIs it returns.")
+@click.option("--output", "-o", type=click.Path(path_type=Path), default=None,
+              help="HTML file to write (default output/graph.html, output/ego.html, ...).")
+@click.option("--seed", default=0, show_default=True, help="Seed of the layout and of Louvain.")
+@handle_errors
+def viz(graph_path: Path | None, store: str | None, types: str | None, top: int | None, focus: str | None,
+        depth: int, community_id: int | None, query: str | None, output: Path | None, seed: int) -> None:
+    """Write a self-contained interactive view of the graph (opens offline in any browser)."""
+    import kg.viz as views
+    from kg.analysis.convert import typed_graph
+    from kg.analysis.source import read_graph
+
+    chosen = [name for name, value in (("--focus", focus), ("--community", community_id), ("--query", query))
+              if value is not None]
+    if len(chosen) > 1:
+        raise click.UsageError(f"choose one view: {' and '.join(chosen)} cannot be combined")
+    rdf = read_graph(graph_path, store)
+    if query is not None:
+        from kg.viz.query import run_view_query
+
+        result = run_view_query(rdf, query)
+        path = views.write_query_view(typed_graph(rdf), result, output or Path("output/query.html"),
+                                      title=f"query: {query}", seed=seed)
+    elif focus is not None:
+        path = views.write_ego(rdf, focus, output or Path("output/ego.html"), depth=depth, max_nodes=top, seed=seed)
+    elif community_id is not None:
+        path = views.write_community(rdf, community_id, output or Path(f"output/community-{community_id}.html"),
+                                     seed=seed)
+    else:
+        wanted = [t.strip() for t in types.split(",") if t.strip()] if types else None
+        path = views.write_overview(rdf, output or Path("output/graph.html"), types=wanted, top=top, seed=seed)
+    click.echo(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB); open it in a browser")
