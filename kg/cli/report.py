@@ -1,0 +1,22 @@
+"""``kg report``: write the self-contained statistics page."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kg.cli.common import graph_options, handle_errors
+
+
+@click.command("report")
+@graph_options
+@click.option("--output", "-o", type=click.Path(path_type=Path), default=Path("output/report.html"),
+              show_default=True, help="HTML file to write.")
+@handle_errors
+def report(graph_path: Path | None, store: str | None, output: Path) -> None:
+    """Write report.html: statistics, plots and the community table, in one offline page."""
+    from kg.analysis.source import read_typed_graph
+    from kg.report import write_report
+
+    path = write_report(read_typed_graph(graph_path, store), output)
+    click.echo(f"wrote {path} ({path.stat().st_size / 1e3:.0f} kB)")
