@@ -1,5 +1,5 @@
 // paperkg interactive view. Every text comes from the JSON data block and is shown with
-// textContent (never innerHTML), so labels and abstracts are displayed literally.
+// textContent (never parsed as HTML), so labels and abstracts are displayed literally.
 var network, nodes, edges;
 (function () {
   "use strict";
