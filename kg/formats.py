@@ -17,7 +17,7 @@ from kg.namespaces import KG, PREFIXES, RDF
 from kg.store import oxigraph_of
 
 __all__ = ["Format", "FORMATS", "get_format", "format_for_path", "serialize", "write_graph", "atomic_write",
-           "jsonld_context", "sorted_triples"]
+           "jsonld_context", "sorted_triples", "sorted_ntriples"]
 
 _RDF_TYPE = str(RDF.type)
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
@@ -37,41 +37,54 @@ class Format:
 # --------------------------------------------------------------------------- triples, sorted
 
 
-def _term_key(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> tuple[int, str, str, str]:
-    if isinstance(term, ox.NamedNode):
-        return (0, term.value, "", "")
-    if isinstance(term, ox.BlankNode):
-        return (1, term.value, "", "")
-    return (2, term.value, term.datatype.value, term.language or "")
+_TYPE_NT = b"> <" + _RDF_TYPE.encode() + b"> "
+_TYPE_SORTKEY = b"> <\x01> "  # sorts before any IRI; N-Triples escapes control characters, so it is unambiguous
 
 
-def _triple_key(t: ox.Triple) -> tuple:
-    p = t.predicate.value
-    return (_term_key(t.subject), p != _RDF_TYPE, p, _term_key(t.object))
-
-
-def _raw_triples(graph: Graph) -> list[ox.Triple]:
+def _ox_store(graph: Graph) -> ox.Store:
     inner = oxigraph_of(graph)
     if inner is not None:
-        quads = inner.quads_for_pattern(None, None, None, ox.DefaultGraph())
-        return [ox.Triple(q.subject, q.predicate, q.object) for q in quads]
-    return [ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in graph]
+        return inner
+    store = ox.Store()
+    default = ox.DefaultGraph()
+    store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), default) for s, p, o in graph)
+    return store
 
 
-def _canonical_blank_nodes(triples: list[ox.Triple]) -> list[ox.Triple]:
-    """Relabel blank nodes canonically (RDFC-1.0) so equal graphs get equal labels."""
-    if not any(isinstance(t.subject, ox.BlankNode) or isinstance(t.object, ox.BlankNode) for t in triples):
-        return triples
-    dataset = ox.Dataset(ox.Quad(t.subject, t.predicate, t.object, ox.DefaultGraph()) for t in triples)
+_HAS_BLANK = "ASK { { ?s ?p ?o FILTER(isBlank(?s)) } UNION { ?s ?p ?o FILTER(isBlank(?o)) } }"
+
+
+def _ntriples(store: ox.Store) -> bytes:
+    """The default graph as N-Triples, blank nodes relabelled canonically (RDFC-1.0) if there are any."""
+    if not bool(store.query(_HAS_BLANK)):
+        return store.dump(format=ox.RdfFormat.N_TRIPLES, from_graph=ox.DefaultGraph()) or b""
+    dataset = ox.Dataset(store.quads_for_pattern(None, None, None, ox.DefaultGraph()))
     dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
-    return [ox.Triple(q.subject, q.predicate, q.object) for q in dataset]
+    return ox.serialize(dataset, format=ox.RdfFormat.N_QUADS) or b""
+
+
+def sorted_ntriples(graph: Graph) -> bytes:
+    """The graph as N-Triples in a stable order: subjects sorted, rdf:type first, then predicates, then objects.
+
+    Sorting the lines of Oxigraph's N-Triples dump keeps the work in C and Rust: a 3-million-triple
+    graph sorts in seconds.
+    """
+    data = _ntriples(_ox_store(graph)).replace(_TYPE_NT, _TYPE_SORTKEY)
+    lines = [line for line in data.split(b"\n") if line]
+    del data
+    lines.sort()
+    if not lines:
+        return b""
+    return (b"\n".join(lines) + b"\n").replace(_TYPE_SORTKEY, _TYPE_NT)
+
+
+def _sorted_quads(graph: Graph) -> ox.QuadParser:
+    return ox.parse(sorted_ntriples(graph), format=ox.RdfFormat.N_TRIPLES)
 
 
 def sorted_triples(graph: Graph) -> list[ox.Triple]:
-    """The graph's triples in a stable order: subjects sorted, rdf:type first, then predicates, then objects."""
-    triples = _canonical_blank_nodes(_raw_triples(graph))
-    triples.sort(key=_triple_key)
-    return triples
+    """The graph's triples as pyoxigraph Triples, in the order of :func:`sorted_ntriples`."""
+    return [ox.Triple(q.subject, q.predicate, q.object) for q in _sorted_quads(graph)]
 
 
 # --------------------------------------------------------------------------- writers
@@ -96,23 +109,12 @@ def _pretty_turtle_body(body: bytes) -> bytes:
 
 def _write_turtle(graph: Graph, fmt: Format) -> bytes:
     """Deterministic pretty Turtle (or TriG of the default graph) over the sorted triples."""
-    triples = sorted_triples(graph)
-    if fmt.ox_format.supports_datasets:
-        default = ox.DefaultGraph()
-        items: list = [ox.Quad(t.subject, t.predicate, t.object, default) for t in triples]
-    else:
-        items = triples
-    return _pretty_turtle_body(ox.serialize(items, format=fmt.ox_format, prefixes=PREFIXES) or b"")
+    return _pretty_turtle_body(ox.serialize(_sorted_quads(graph), format=fmt.ox_format, prefixes=PREFIXES) or b"")
 
 
 def _write_plain(graph: Graph, fmt: Format) -> bytes:
     """N-Triples and N-Quads through pyoxigraph, over the sorted triples."""
-    triples = sorted_triples(graph)
-    if fmt.ox_format.supports_datasets:
-        default = ox.DefaultGraph()
-        return ox.serialize([ox.Quad(t.subject, t.predicate, t.object, default) for t in triples],
-                            format=fmt.ox_format) or b""
-    return ox.serialize(triples, format=fmt.ox_format) or b""
+    return sorted_ntriples(graph)  # N-Quads of the default graph are N-Triples
 
 
 _XMLNS = re.compile(rb'\s+xmlns:([A-Za-z_][\w.-]*)="([^"]*)"')
@@ -120,7 +122,7 @@ _XMLNS = re.compile(rb'\s+xmlns:([A-Za-z_][\w.-]*)="([^"]*)"')
 
 def _write_rdfxml(graph: Graph, fmt: Format) -> bytes:
     """RDF/XML through pyoxigraph, with the namespace declarations of the root element in a stable order."""
-    data = ox.serialize(sorted_triples(graph), format=fmt.ox_format, prefixes=PREFIXES) or b""
+    data = ox.serialize(_sorted_quads(graph), format=fmt.ox_format, prefixes=PREFIXES) or b""
     start = data.find(b"<rdf:RDF")
     if start < 0:
         return data
