@@ -69,7 +69,7 @@ def layout(h: nx.Graph, seed: int = 0) -> dict[str, tuple[float, float]]:
         return {next(iter(h)): (0.0, 0.0)}
     iterations = 50 if n <= BIG_LAYOUT else 25
     pos = nx.spring_layout(sorted_copy(h), seed=seed, iterations=iterations)
-    scale = 150.0 * math.sqrt(n) + 200.0
+    scale = 200.0 * n ** 0.35 + 200.0
     return {node: (round(float(x) * scale, 1), round(float(y) * scale, 1)) for node, (x, y) in pos.items()}
 
 
@@ -115,7 +115,7 @@ def payload(h: nx.Graph, score: dict[str, float] | None = None, focus: str | Non
         "edges": {"smooth": False, "width": 1, "selectionWidth": 2},
         "nodes": {
             "font": {"size": 14, "strokeWidth": 3, "strokeColor": "#ffffff", "color": "#222222"},
-            "scaling": {"min": 8, "max": 32, "label": {"enabled": True, "min": 11, "max": 20, "drawThreshold": 6,
+            "scaling": {"min": 10, "max": 45, "label": {"enabled": True, "min": 11, "max": 20, "drawThreshold": 5,
                                                       "maxVisible": 30}},
         },
     }
