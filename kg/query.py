@@ -1,0 +1,372 @@
+"""Run SPARQL 1.1 queries on a graph: saved or inline, with safely bound parameters and a timeout.
+
+On an Oxigraph-backed graph (:func:`kg.store.load_graph`) the query runs on Oxigraph's engine; on any
+other rdflib graph it runs on rdflib's. With a timeout the query runs in a forked worker process that
+is killed when time is up, so a runaway query never hangs the caller.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import re
+import select
+import signal
+import time
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping
+
+import pyoxigraph as ox
+from oxrdflib._converter import to_ox
+from rdflib import Graph, Literal, URIRef
+from rdflib.term import Node
+
+from kg.errors import QueryError
+from kg.namespaces import PREFIXES, XSD
+from kg.saved import SavedQuery, get_saved, is_saved
+from kg.store import from_ox, oxigraph_of
+
+__all__ = ["QueryResult", "run_query", "resolve_query", "bind_value", "is_update", "DEFAULT_TIMEOUT"]
+
+DEFAULT_TIMEOUT = 30.0
+
+Row = tuple[Node | None, ...]
+
+
+@dataclass
+class QueryResult:
+    """The result of a query.
+
+    ``kind`` is "select", "ask", "construct", "describe" or "update"; SELECT results have ``columns``
+    and ``rows`` (tuples of rdflib terms, None where unbound); ASK has ``boolean``; CONSTRUCT and
+    DESCRIBE have ``graph``.
+    """
+
+    kind: str
+    columns: list[str] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
+    boolean: bool | None = None
+    graph: Graph | None = None
+    seconds: float = 0.0
+
+    def __iter__(self) -> Iterator[Any]:
+        if self.graph is not None:
+            return iter(self.graph)
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.graph) if self.graph is not None else len(self.rows)
+
+    def __bool__(self) -> bool:
+        return bool(self.boolean) if self.kind == "ask" else len(self) > 0
+
+    def dicts(self) -> list[dict[str, Node | None]]:
+        """The rows as dicts keyed by column name."""
+        return [dict(zip(self.columns, row)) for row in self.rows]
+
+
+# --------------------------------------------------------------------------- query text
+
+
+_UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
+_PROLOGUE = re.compile(
+    r"""\s+|\#[^\n]*|(?i:PREFIX)\s+[^\s:]*:\s*<[^>]*>|(?i:BASE)\s*<[^>]*>""",
+)
+_KEYWORD = re.compile(r"[A-Za-z]+")
+
+
+def is_update(text: str) -> bool:
+    """Whether ``text`` is a SPARQL Update (its first keyword after the prologue is INSERT, DELETE, LOAD, ...)."""
+    pos = 0
+    while True:
+        match = _PROLOGUE.match(text, pos)
+        if not match or match.end() == pos:
+            break
+        pos = match.end()
+    word = _KEYWORD.match(text, pos)
+    return bool(word) and word.group(0).upper() in _UPDATE_KEYWORDS
+
+
+def resolve_query(text_or_saved_name: str) -> tuple[str, SavedQuery | None]:
+    """The SPARQL text of a saved query name, a ``.rq`` file path or inline SPARQL, and the saved query if any."""
+    candidate = text_or_saved_name.strip()
+    if is_saved(candidate):
+        saved = get_saved(candidate)
+        return saved.text, saved
+    if candidate.endswith(".rq") and "\n" not in candidate:
+        path = Path(candidate)
+        if not path.is_file():
+            raise QueryError(f"query file {path} does not exist")
+        try:
+            return path.read_text(encoding="utf-8"), None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise QueryError(f"cannot read query file {path}: {exc}") from exc
+    if not candidate:
+        raise QueryError("empty query; give SPARQL text, a .rq file or a saved query name (kg query --list)")
+    if re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", candidate):  # looks like a saved query name, but is none
+        get_saved(candidate)  # raises, listing the known names
+    return text_or_saved_name, None
+
+
+_INTEGER = re.compile(r"[+-]?\d+")
+_DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)")
+_CURIE = re.compile(r"([A-Za-z][\w-]*):(\S+)")
+
+
+def bind_value(value: str | Node) -> Node:
+    """Type a parameter value: an http(s) IRI or a prefixed name of a known prefix (``id:method/bert``)
+    becomes a URIRef, an integer or decimal a typed Literal (lexical form kept), anything else a string."""
+    if isinstance(value, Node):
+        return value
+    text = str(value)
+    if text.startswith(("http://", "https://")):
+        return URIRef(text)
+    curie = _CURIE.fullmatch(text)
+    if curie and curie.group(1) in PREFIXES:
+        return URIRef(PREFIXES[curie.group(1)] + curie.group(2))
+    if _INTEGER.fullmatch(text):
+        return Literal(text, datatype=XSD.integer)
+    if _DECIMAL.fullmatch(text):
+        try:
+            Decimal(text)
+            return Literal(text, datatype=XSD.decimal)
+        except InvalidOperation:
+            pass
+    return Literal(text)
+
+
+def _check_params(text: str, saved: SavedQuery | None, params: Mapping[str, Any]) -> dict[str, Node]:
+    bindings = {}
+    for name, value in params.items():
+        name = name.lstrip("?$")
+        if saved is not None and name not in saved.params:
+            known = ", ".join(saved.params) or "none"
+            raise QueryError(f"saved query {saved.name!r} has no parameter {name!r} (its parameters: {known})")
+        if saved is None and not re.search(rf"[?$]{re.escape(name)}\b", text):
+            raise QueryError(f"the query has no variable ?{name} to bind --param {name}=... to")
+        bindings[name] = bind_value(value)
+    if saved is not None:
+        missing = [p for p in saved.required if p not in bindings]
+        if missing:
+            hints = "; ".join(f"{p}: {saved.params[p]}" for p in missing)
+            raise QueryError(
+                f"saved query {saved.name!r} needs --param {' --param '.join(p + '=...' for p in missing)} ({hints})"
+            )
+    return bindings
+
+
+# --------------------------------------------------------------------------- errors
+
+
+_POSITION = re.compile(r"error at (\d+):(\d+):\s*(.*)", re.S)
+
+
+def _syntax_error(text: str, message: str, line: int | None = None, column: int | None = None) -> QueryError:
+    match = _POSITION.search(message)
+    if match:
+        line, column, message = int(match.group(1)), int(match.group(2)), match.group(3)
+    if "Prefix not found" in message:
+        message = f"undeclared prefix (declare it with PREFIX, or use one of {', '.join(p + ':' for p in PREFIXES)})"
+    message = message.splitlines()[0].strip() if message.strip() else "invalid syntax"
+    if len(message) > 200:
+        message = message[:200] + "..."
+    where = ""
+    pointer = ""
+    if line is not None and column is not None:
+        where = f" at line {line}, column {column}"
+        lines = text.splitlines()
+        if 1 <= line <= len(lines):
+            pointer = f"\n  {lines[line - 1]}\n  {' ' * max(column - 1, 0)}^"
+    return QueryError(f"SPARQL syntax error{where}: {message}{pointer}")
+
+
+# --------------------------------------------------------------------------- engines
+
+
+def _convert_ox(result: Any, kind_hint: str) -> QueryResult:
+    if isinstance(result, ox.QueryBoolean):
+        return QueryResult(kind="ask", boolean=bool(result))
+    if isinstance(result, ox.QuerySolutions):
+        columns = [v.value for v in result.variables]
+        rows = [tuple(from_ox(term) for term in solution) for solution in result]
+        return QueryResult(kind="select", columns=columns, rows=rows)
+    graph = Graph(bind_namespaces="none")
+    for prefix, ns in PREFIXES.items():
+        graph.bind(prefix, ns)
+    graph.addN((from_ox(t.subject), from_ox(t.predicate), from_ox(t.object), graph) for t in result)
+    return QueryResult(kind=kind_hint, graph=graph)
+
+
+def _graph_kind(text: str) -> str:
+    pos = 0
+    while True:
+        match = _PROLOGUE.match(text, pos)
+        if not match or match.end() == pos:
+            break
+        pos = match.end()
+    word = _KEYWORD.match(text, pos)
+    return "describe" if word and word.group(0).upper() == "DESCRIBE" else "construct"
+
+
+def _run_oxigraph(store: ox.Store, text: str, bindings: Mapping[str, Node]) -> QueryResult:
+    substitutions = {ox.Variable(k): to_ox(v) for k, v in bindings.items()}
+    try:
+        result = store.query(text, prefixes=PREFIXES, substitutions=substitutions)
+        return _convert_ox(result, _graph_kind(text))
+    except SyntaxError as exc:
+        raise _syntax_error(text, str(exc)) from None
+    except RuntimeError as exc:
+        missing = re.search(r"variable \?(\w+) in its SELECT projection", str(exc))
+        if missing:
+            raise QueryError(
+                f"parameter ?{missing.group(1)} must be a variable the query SELECTs: parameters are bound by "
+                f"substitution (SPARQL SEP-0007); add ?{missing.group(1)} to the SELECT clause"
+            ) from None
+        raise QueryError(f"query failed: {exc}") from exc
+    except (OSError, ValueError, TypeError) as exc:
+        raise QueryError(f"query failed: {exc}") from exc
+
+
+def _run_rdflib(graph: Graph, text: str, bindings: Mapping[str, Node]) -> QueryResult:
+    from pyparsing import ParseException  # rdflib's SPARQL parser is built on pyparsing
+
+    try:
+        result = graph.query(text, initNs=PREFIXES, initBindings=dict(bindings))
+    except ParseException as exc:
+        raise _syntax_error(text, exc.msg, exc.lineno, exc.col) from None
+    except Exception as exc:  # rdflib raises many exception types while evaluating
+        raise QueryError(f"query failed: {exc}") from exc
+    if result.type == "ASK":
+        return QueryResult(kind="ask", boolean=bool(result.askAnswer))
+    if result.type == "SELECT":
+        columns = [str(v) for v in result.vars or []]
+        rows = [tuple(row) for row in result]
+        return QueryResult(kind="select", columns=columns, rows=rows)
+    out = Graph(bind_namespaces="none")
+    for prefix, ns in PREFIXES.items():
+        out.bind(prefix, ns)
+    out.addN((s, p, o, out) for s, p, o in result)
+    return QueryResult(kind=result.type.lower(), graph=out)
+
+
+def _execute(graph: Graph, text: str, bindings: Mapping[str, Node]) -> QueryResult:
+    store = oxigraph_of(graph)
+    if store is not None:
+        return _run_oxigraph(store, text, bindings)
+    return _run_rdflib(graph, text, bindings)
+
+
+# --------------------------------------------------------------------------- timeout
+
+
+def _in_worker(func: Callable[[], QueryResult], timeout: float) -> QueryResult:
+    """Run ``func`` in a forked child; kill it and raise QueryError if it takes more than ``timeout`` seconds."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: compute, send the pickled outcome, exit without cleanup
+        os.close(read_fd)
+        code = 0
+        try:
+            try:
+                outcome: tuple[str, Any] = ("ok", func())
+            except QueryError as exc:
+                outcome = ("error", str(exc))
+            except BaseException as exc:  # noqa: BLE001 - report everything to the parent
+                outcome = ("error", f"query failed: {type(exc).__name__}: {exc}")
+            payload = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+            view = memoryview(payload)
+            while view:
+                written = os.write(write_fd, view)
+                view = view[written:]
+        except BaseException:  # noqa: BLE001
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise QueryError(
+                    f"query stopped after the {timeout:g} s timeout; simplify it (add LIMIT, narrow the patterns) "
+                    "or raise --timeout"
+                )
+            ready, _, _ = select.select([read_fd], [], [], remaining)
+            if not ready:
+                continue
+            chunk = os.read(read_fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except BaseException:
+        os.kill(pid, signal.SIGKILL)
+        raise
+    finally:
+        os.close(read_fd)
+        os.waitpid(pid, 0)
+    if not chunks:
+        raise QueryError("the query worker process died without an answer (out of memory?)")
+    status, value = pickle.loads(b"".join(chunks))
+    if status == "error":
+        raise QueryError(value)
+    return value
+
+
+# --------------------------------------------------------------------------- API
+
+
+def _run_update(graph: Graph, text: str) -> QueryResult:
+    store = oxigraph_of(graph)
+    before = len(graph)
+    try:
+        if store is not None:
+            store.update(text, prefixes=PREFIXES)
+        else:
+            graph.update(text, initNs=PREFIXES)
+    except SyntaxError as exc:
+        raise _syntax_error(text, str(exc)) from None
+    except Exception as exc:  # noqa: BLE001
+        raise QueryError(f"update failed: {exc}") from exc
+    after = len(graph)
+    return QueryResult(kind="update", columns=["before", "after"],
+                       rows=[(Literal(before), Literal(after))])
+
+
+def _drop_columns(result: QueryResult, names: set[str]) -> None:
+    """Remove the columns of bound parameters (saved queries project them only so they can be bound)."""
+    keep = [i for i, c in enumerate(result.columns) if c not in names]
+    if len(keep) == len(result.columns):
+        return
+    result.columns = [result.columns[i] for i in keep]
+    result.rows = [tuple(row[i] for i in keep) for row in result.rows]
+
+
+def run_query(graph: Graph, text_or_saved_name: str, params: Mapping[str, Any] | None = None,
+              timeout: float | None = DEFAULT_TIMEOUT, allow_update: bool = False) -> QueryResult:
+    """Run a SPARQL query (inline text, a ``.rq`` file or a saved query name) on ``graph``.
+
+    ``params`` are bound as initial bindings (never pasted into the text) after :func:`bind_value`
+    typing. A SPARQL Update is refused unless ``allow_update``. With a ``timeout`` (seconds) the query
+    runs in a worker process that is killed when time is up; None runs it in this process.
+    """
+    text, saved = resolve_query(text_or_saved_name)
+    bindings = _check_params(text, saved, params or {})
+    started = time.perf_counter()
+    if is_update(text):
+        if not allow_update:
+            raise QueryError("this is a SPARQL Update, which would change the graph; refused "
+                             "(pass --allow-update, or allow_update=True, to run it)")
+        if bindings:
+            raise QueryError("parameters cannot be bound in a SPARQL Update")
+        result = _run_update(graph, text)
+    elif timeout is not None and timeout > 0 and hasattr(os, "fork"):
+        result = _in_worker(lambda: _execute(graph, text, bindings), timeout)
+    else:
+        result = _execute(graph, text, bindings)
+    if saved is not None and result.kind == "select" and bindings:
+        _drop_columns(result, set(bindings))
+    result.seconds = time.perf_counter() - started
+    return result
