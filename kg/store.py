@@ -248,3 +248,23 @@ def to_memory(graph: Graph) -> Graph:
         out.bind(prefix, namespace)
     out.addN((s, p, o, out) for s, p, o in graph)
     return out
+
+
+def graph_from_options(graph_path: str | Path | None = None, store: str | None = None, *,
+                       default: str | Path = "output/kg.ttl", writable: bool = False) -> Graph:
+    """The graph the ``--graph FILE`` / ``--store DIR|URL`` options name (``default`` when neither is given).
+
+    A store directory is opened read-only unless ``writable``; a ``http(s)://`` store is a remote SPARQL
+    endpoint, queried through rdflib's SPARQLStore.
+    """
+    if graph_path is not None and store is not None:
+        raise GraphError("give either --graph FILE or --store DIR|URL, not both")
+    if store is not None:
+        if str(store).startswith(("http://", "https://")):
+            if writable:
+                raise GraphError(f"--store {store}: a remote SPARQL endpoint is read-only here")
+            from rdflib.plugins.stores.sparqlstore import SPARQLStore
+
+            return Graph(store=SPARQLStore(query_endpoint=str(store)), bind_namespaces="none")
+        return open_store(store, read_only=not writable)
+    return load_graph(graph_path if graph_path is not None else default)
