@@ -15,6 +15,9 @@ COMMANDS: dict[str, str] = {
     "path": "kg.cli.path:path",
     "report": "kg.cli.report:report",
     "viz": "kg.cli.viz:viz",
+    "query": "kg.cli.query:query",
+    "export": "kg.cli.export:export",
+    "validate": "kg.cli.validate:validate",
 }
 
 
