@@ -126,11 +126,11 @@ def bind_value(value: str | Node) -> Node:
     if curie and curie.group(1) in PREFIXES:
         return URIRef(PREFIXES[curie.group(1)] + curie.group(2))
     if _INTEGER.fullmatch(text):
-        return Literal(text, datatype=XSD.integer)
+        return Literal(text, datatype=XSD.integer, normalize=False)
     if _DECIMAL.fullmatch(text):
         try:
             Decimal(text)
-            return Literal(text, datatype=XSD.decimal)
+            return Literal(text, datatype=XSD.decimal, normalize=False)
         except InvalidOperation:
             pass
     return Literal(text)

@@ -1,0 +1,194 @@
+"""run_query: every saved query against the golden graph, parameters, errors, timeout, engines."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from rdflib import Literal, URIRef
+
+from kg.errors import QueryError
+from kg.query import QueryResult, bind_value, is_update, run_query
+from kg.results import parse_json
+from kg.saved import get_saved, list_saved
+from kg.store import load_graph, to_memory
+
+sys.path.insert(0, str(Path(__file__).parent))
+from golden_params import GOLDEN_PARAMS  # noqa: E402
+
+GOLDEN = Path(__file__).parent / "data" / "golden"
+ID = "https://w3id.org/paperkg/id/"
+XSD_INTEGER = URIRef("http://www.w3.org/2001/XMLSchema#integer")
+XSD_DECIMAL = URIRef("http://www.w3.org/2001/XMLSchema#decimal")
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return load_graph(GOLDEN / "graph.ttl")
+
+
+SAVED = [s.name for s in list_saved()]
+
+
+def _compare(saved_name: str, result: QueryResult, expected: QueryResult) -> None:
+    assert result.columns == expected.columns
+    if "ORDER BY" in get_saved(saved_name).text:
+        assert result.rows == expected.rows
+    else:
+        assert sorted(map(repr, result.rows)) == sorted(map(repr, expected.rows))
+
+
+def test_at_least_twelve_saved_queries_with_descriptions():
+    assert len(SAVED) >= 12
+    for saved in list_saved():
+        assert saved.description and saved.text.lstrip().startswith("#")
+
+
+@pytest.mark.parametrize("name", SAVED)
+def test_saved_query_matches_golden_result(graph, name):
+    expected_file = GOLDEN / "expected" / f"{name}.json"
+    assert expected_file.is_file(), f"check in the expected result of {name}"
+    expected = parse_json(expected_file.read_bytes())
+    result = run_query(graph, name, GOLDEN_PARAMS.get(name), timeout=None)
+    assert result.kind == "select"
+    assert result.rows, f"{name} should return rows on the golden graph"
+    _compare(name, result, expected)
+
+
+@pytest.mark.parametrize("name", SAVED)
+def test_saved_query_gives_the_same_answer_on_rdflib_engine(graph, name):
+    """The saved queries are portable SPARQL: rdflib's engine (the benchmark reference) agrees."""
+    memory = to_memory(graph)
+    ox_result = run_query(graph, name, GOLDEN_PARAMS.get(name), timeout=None)
+    rdflib_result = run_query(memory, name, GOLDEN_PARAMS.get(name), timeout=None)
+    _compare(name, rdflib_result, ox_result)
+
+
+def test_saved_query_params_are_declared_and_required(graph):
+    for saved in list_saved():
+        assert set(saved.params) == set(GOLDEN_PARAMS.get(saved.name, {})), saved.name
+    with pytest.raises(QueryError, match="needs --param entity"):
+        run_query(graph, "papers-using", timeout=None)
+    with pytest.raises(QueryError, match="has no parameter 'dataset'.*entity"):
+        run_query(graph, "papers-using", {"entity": "EEG", "dataset": "x"}, timeout=None)
+
+
+def test_entity_param_accepts_iri_prefixed_name_label_and_alias(graph):
+    answers = [
+        run_query(graph, "entity-aliases", {"entity": value}, timeout=None).rows
+        for value in (f"{ID}method/cnn", "id:method/cnn", "convolutional neural network", "cnn", "CONVNET")
+    ]
+    assert all(a == answers[0] for a in answers)
+    assert {str(r[3]) for r in answers[0]} == {"CNN", "ConvNet"}
+
+
+def test_kinds_select_ask_construct_describe(graph):
+    select = run_query(graph, "SELECT ?p WHERE { ?p a kg:Paper }", timeout=None)
+    assert select.kind == "select" and select.columns == ["p"] and len(select.rows) == 8
+    ask = run_query(graph, "ASK { ?p kg:usesDataset id:dataset\\/tuab }", timeout=None)
+    assert ask.kind == "ask" and ask.boolean is True
+    assert run_query(graph, "ASK { ?p kg:usesDataset id:dataset\\/nothing }", timeout=None).boolean is False
+    construct = run_query(graph, "CONSTRUCT { ?p kg:usesDataset ?d } WHERE { ?p kg:usesDataset ?d }", timeout=None)
+    assert construct.kind == "construct" and len(construct.graph) == 12
+    describe = run_query(graph, "DESCRIBE id:dataset\\/tuab", timeout=None)
+    assert describe.kind == "describe"
+    assert (URIRef(f"{ID}dataset/tuab"), URIRef("http://www.w3.org/2000/01/rdf-schema#label"), Literal("TUAB")) in describe.graph
+
+
+def test_unbound_values_are_none(graph):
+    result = run_query(graph, "SELECT ?p ?t WHERE { ?p a kg:Paper OPTIONAL { ?p dcterms:title ?t } }", timeout=None)
+    assert sum(1 for _, t in result.rows if t is None) == 2
+
+
+def test_runs_in_a_worker_with_timeout_and_in_process(graph):
+    with_worker = run_query(graph, "top-methods", timeout=30)
+    in_process = run_query(graph, "top-methods", timeout=None)
+    assert with_worker.rows == in_process.rows and with_worker.columns == in_process.columns
+
+
+def test_bind_value_types():
+    assert bind_value("https://example.org/x") == URIRef("https://example.org/x")
+    assert bind_value("id:method/bert") == URIRef(f"{ID}method/bert")
+    assert bind_value("12") == Literal("12", datatype=XSD_INTEGER)
+    assert str(bind_value("0012")) == "0012"  # lexical form kept
+    assert bind_value("3.5") == Literal("3.5", datatype=XSD_DECIMAL)
+    assert bind_value("EEG") == Literal("EEG")
+    assert bind_value("unknown:thing") == Literal("unknown:thing")
+
+
+@pytest.mark.parametrize("value", ['x" } ; DROP ALL ; SELECT * { "', "?s ?p ?o", "> } UNION { ?s ?p ?o"])
+def test_params_are_bound_not_pasted(graph, value):
+    result = run_query(graph, "papers-using", {"entity": value}, timeout=None)
+    assert result.rows == []
+    assert len(graph) == 523
+
+
+def test_inline_param_must_name_a_variable(graph):
+    with pytest.raises(QueryError, match=r"no variable \?nope"):
+        run_query(graph, "SELECT ?p WHERE { ?p a kg:Paper }", {"nope": "1"}, timeout=None)
+    result = run_query(graph, "SELECT ?p ?y WHERE { ?p kg:year ?y }", {"y": "2021"}, timeout=None)
+    assert result.rows == []  # 2021 is an xsd:integer, the years are xsd:gYear
+    result = run_query(graph, "SELECT ?p ?l WHERE { ?p rdfs:label ?l }", {"l": "BERT"}, timeout=None)
+    assert sorted(str(r[0]) for r in result.rows) == [f"{ID}method/bert", f"{ID}paper/c1c1c1c1c1c1c1c1"]
+
+
+def test_syntax_error_has_line_and_column(graph):
+    with pytest.raises(QueryError, match=r"line 2, column \d+") as info:
+        run_query(graph, "SELECT ?s\nWHERE { ?s ?p ?o } LIMIT x\n", timeout=None)
+    assert info.value.exit_code == 2
+    with pytest.raises(QueryError, match="undeclared prefix"):
+        run_query(graph, "SELECT * WHERE { ?s nope:p ?o }", timeout=None)
+
+
+def test_syntax_error_line_and_column_on_rdflib_engine(graph):
+    with pytest.raises(QueryError, match=r"line 2, column \d+"):
+        run_query(to_memory(graph), "SELECT ?s\nWHERE { ?s ?p ?o } LIMIT x\n", timeout=None)
+
+
+def test_unknown_saved_name_lists_known_names(graph):
+    with pytest.raises(QueryError, match="unknown saved query 'no-such-query'.*datasets-shared.*type-counts"):
+        run_query(graph, "no-such-query", timeout=None)
+
+
+def test_rq_file(graph, tmp_path):
+    path = tmp_path / "q.rq"
+    path.write_text("SELECT (COUNT(*) AS ?n) WHERE { ?p a kg:Paper }", encoding="utf-8")
+    assert int(run_query(graph, str(path), timeout=None).rows[0][0]) == 8
+    with pytest.raises(QueryError, match="does not exist"):
+        run_query(graph, str(tmp_path / "missing.rq"), timeout=None)
+
+
+@pytest.mark.parametrize("text, update", [
+    ("INSERT DATA { <a:b> <a:c> <a:d> }", True),
+    ("PREFIX x: <http://x/> # comment\n delete where { ?s x:p ?o }", True),
+    ("  LOAD <http://example.org/x>", True),
+    ("DROP ALL", True),
+    ("# INSERT\nSELECT * WHERE { ?s ?p ?o }", False),
+    ("PREFIX insert: <http://x/> SELECT * WHERE { ?s insert:p ?o }", False),
+    ("ASK { ?s ?p ?o }", False),
+])
+def test_is_update(text, update):
+    assert is_update(text) is update
+
+
+def test_update_refused_unless_allowed():
+    graph = load_graph(GOLDEN / "graph.ttl")
+    with pytest.raises(QueryError, match="refused"):
+        run_query(graph, "DELETE WHERE { ?s kg:venue ?v }", timeout=None)
+    assert len(graph) == 523
+    result = run_query(graph, "DELETE WHERE { ?s kg:venue ?v }", allow_update=True)
+    assert result.kind == "update"
+    assert len(graph) == 523 - 7
+
+
+def test_timeout_stops_a_runaway_query(graph):
+    runaway = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o }"
+    with pytest.raises(QueryError, match="timeout"):
+        run_query(graph, runaway, timeout=0.5)
+    # the process is still usable afterwards
+    assert run_query(graph, "ASK { ?s ?p ?o }", timeout=5).boolean is True
+
+
+def test_errors_inside_the_worker_come_back_as_query_errors(graph):
+    with pytest.raises(QueryError, match="syntax error"):
+        run_query(graph, "SELECT WHERE", timeout=5)
