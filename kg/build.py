@@ -91,10 +91,18 @@ def build_graph(papers: Sequence[Paper], extractions: Sequence[PaperExtraction])
     resolution = resolve(pairs, vocabulary)
     graph = new_graph()
 
+    from kg.rdf.evidence import EntityIndex
+    from kg.rdf.relations import relation_triples
+    from kg.rdf.results import result_triples
+
+    index = EntityIndex(resolution, vocabulary)
+
     def triples() -> Iterator:
         for paper, ex in zip(papers, extractions):
             yield from paper_triples(paper, ex)
             yield from link_triples(paper, ex, resolution)
+            yield from result_triples(paper, ex, index)
+            yield from relation_triples(paper, ex, index)
         rules = {m.rule for ex in extractions for m in ex.mentions}
         yield from entity_triples(resolution, rules)
         for iri, ent in resolution.entities.items():

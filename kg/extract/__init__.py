@@ -23,6 +23,8 @@ def extract_doc(doc) -> PaperExtraction:
         mentions=mentions,
         name=doc._.paper_name,
         code_urls=code_urls(doc.text),
+        results=list(doc._.results or []),
+        relations=list(doc._.relations or []),
     )
 
 

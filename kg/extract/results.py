@@ -1,0 +1,442 @@
+"""Quantitative results: numbers an abstract reports for a metric ("an F1 score of 0.847 on X").
+
+The pure helpers find number expressions (:func:`find_quantities`), metric names
+(:func:`metric_spans`) and tie each number to the metric it measures (:func:`find_results`):
+
+- number before the metric: "52.1 mAP", "47% average accuracy", "7% higher accuracy",
+  "11% improvement in Cohen's kappa", "a 1,000-fold speed-up";
+- metric before the number: "FIDs of 1.18", "an F1 score of up to 0.847", "accuracy is 47%",
+  "improves accuracy on X by 7%", "relative pass@1 improvements of 35%";
+- coordinated numbers share their neighbour's metric: "1.18 @256 resolution and 1.13 @512";
+- ratios of speed: "4x faster", "2.5 times faster" (the speed-up metric).
+
+A claim needs both a metric and a number tied to it by one of these patterns; years, citations,
+enumerations, names with digits ("ResNet-50", "7B") and counts of things ("571 scenes") are not
+numbers of a claim. The ``paperkg_results`` component stores the claims on ``doc._.results``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc, Span
+
+from kg.extract.types import Mention, ResultClaim
+from kg.extract.vocab import Vocabulary, load_vocabulary
+
+#: A number with an optional sign and unit; not part of a name ("ResNet-50", "pass@1", "7B", "@256").
+_QUANTITY = re.compile(
+    r"(?<![\w.@^/\\\-−+'’])(?<!\^\{)"
+    r"(?P<sign>[+\-−±](?=\d))?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"\}?\$?(?P<unit>\s?\\?%|\s?(?:-\s?|\s)?fold\b|\s?[x×](?![\w])|\s?\$?\\times\b|\s(?:times)\b"
+    r"|\s?(?:pp|dB|ms)\b|\s(?:percentage\s+points?|points?|pts|seconds|hours|minutes)\b)?\$?"
+    r"(?:(?<=\d)(?![\w@^%$}/]|[.,]\d|\s?[x×]\s?\d|-\w)|(?<!\d))"
+)
+
+#: unit as written (lower case, spaces dropped) -> unit kind of kg:unit
+UNIT_KINDS: dict[str, str] = {
+    "%": "percent", "\\%": "percent", "pp": "points", "percentagepoint": "points", "percentagepoints": "points",
+    "point": "points", "points": "points", "pts": "points", "x": "ratio", "×": "ratio", "fold": "ratio",
+    "-fold": "ratio", "times": "ratio", "\\times": "ratio", "$\\times": "ratio", "db": "dB", "ms": "ms", "seconds": "s", "hours": "h", "minutes": "min",
+}
+
+#: Words that may stand between a number and the metric after it ("7% higher accuracy").
+FILL_AFTER = frozenset("""higher lower better worse greater smaller more less fewer relative absolute average
+mean improvement improvements gain gains increase increases reduction reductions decrease drop boost boosts
+in of point points pp percentage top overall additional lift jump rise terms""".split())
+
+#: Words that may stand between a metric and the number after it ("FIDs of up to 1.18").
+FILL_BEFORE = frozenset("""of is are was were be been being can could to up as low high about around
+approximately nearly almost roughly over above below under only just by than ~ = : ( a an the average
+absolute relative improvement improvements gain gains increase increases reduction reductions score scores
+value values margin reach reaches reached reaching achieve achieves achieved achieving attain attains
+attained attaining obtain obtains obtained obtaining improve improves improved improving boost boosts
+boosted boosting increase increased increasing raise raises raised raising reduce reduces reduced reducing
+rise rises rose fall falls fell drop drops dropped of at least most surpassing exceeding exceed exceeds
+with""".split())
+
+#: Words that join two numbers of one claim ("1.18 and 1.13", "from 70% to 75%").
+COORDINATORS = frozenset({"and", ",", "to", "or", "vs", "vs.", "versus", "/"})
+
+#: Prepositions that introduce the dataset of a claim ("on ImageNet", "for CIFAR10").
+DATASET_PREPS = frozenset({"on", "in", "for", "across", "over", "at"})
+
+#: Words after a ratio that make it a speed-up ("4x faster").
+SPEED_WORDS = frozenset({"faster", "quicker", "speedup", "speed-up", "acceleration", "speedups"})
+
+#: Words that name the paper's own artifact as a subject ("our method achieves ...").
+SELF_WORDS = frozenset({"we", "our", "ours", "us"})
+
+#: Metric modifiers kept as part of the metric name as written ("worst-class accuracy").
+METRIC_MODIFIERS = frozenset("""average mean top-1 top-5 top1 top5 worst best class worst-class per-class
+balanced overall test validation zero-shot few-shot one-shot box mask macro micro weighted macro-averaged
+micro-averaged classification detection segmentation linear-probe linear probing robust clean""".split())
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number as written: tokens ``start:end`` of the doc, its value text, number and unit kind."""
+
+    start: int
+    end: int
+    value: str
+    numeric: float
+    unit: str
+
+
+@dataclass(frozen=True)
+class MetricSpan:
+    """A metric named in the text: tokens ``start:end``, the name as written and its concept, if any."""
+
+    start: int
+    end: int
+    text: str
+    concept: str | None = None
+
+
+def _to_float(sign: str | None, num: str) -> float:
+    value = float(num.replace(",", ""))
+    return -value if sign in {"-", "−"} else value
+
+
+def _is_citation_or_enumeration(text: str, start: int, end: int) -> bool:
+    before, after = text[:start], text[end:]
+    if re.search(r"\[[\d,;\s\-–]*$", before) and re.match(r"^[\d,;\s\-–]*\]", after):
+        return True
+    return bool(re.search(r"\(\s*$", before) and re.match(r"^\s*\)", after))
+
+
+def find_quantities(doc: Doc, span: Span | None = None) -> list[Quantity]:
+    """Numbers of ``span`` (default: the whole doc) that could be a result value, in text order."""
+    span = span if span is not None else doc[:]
+    text = doc.text
+    out: list[Quantity] = []
+    offset = span.start_char
+    for m in _QUANTITY.finditer(span.text):
+        a, b = offset + m.start(), offset + m.end()
+        num, unit_text = m.group("num"), (m.group("unit") or "")
+        unit = UNIT_KINDS.get(re.sub(r"\s+", "", unit_text).lower().lstrip("-") or "", "absolute") if unit_text else "absolute"
+        if unit_text.strip().lower().startswith("-fold") or unit_text.strip().lower() == "fold":
+            unit = "ratio"
+        if _is_citation_or_enumeration(text, a, b):
+            continue
+        if not unit_text and "." not in num and "," not in num and re.fullmatch(r"(?:1[89]|20)\d\d", num):
+            continue  # a year
+        tokens = doc.char_span(a, b, alignment_mode="expand")
+        if tokens is None:
+            continue
+        value = text[a:b].replace("\\%", "%").replace("\\times", "×").replace("$", "").replace("}", "").strip()
+        out.append(Quantity(tokens.start, tokens.end, value, _to_float(m.group("sign"), num), unit))
+    return out
+
+
+def metric_matcher(nlp: Language, vocabulary: Vocabulary) -> PhraseMatcher:
+    """A matcher of every written form of the vocabulary's metrics (and their plurals), labelled by concept."""
+    matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
+    exact = PhraseMatcher(nlp.vocab, attr="ORTH")
+    for term in vocabulary.terms:
+        if term.type != "Metric" or term.cue:
+            continue
+        forms = {term.form}
+        if term.form[-1:].isalpha() and not term.form.endswith("s"):
+            forms.add(term.form + "s")
+        if term.form.endswith("y") and len(term.form) > 4:
+            forms.add(term.form[:-1] + "ies")
+        # acronyms must match case exactly ("MAP" is not "map")
+        target = exact if len(term.form) <= 5 or any(c.isupper() for c in term.form[1:]) else matcher
+        target.add(term.concept, [nlp.make_doc(f) for f in forms])
+    return _CombinedMatcher(matcher, exact)
+
+
+class _CombinedMatcher:
+    """Two phrase matchers (case-folded and exact) used as one."""
+
+    def __init__(self, folded: PhraseMatcher, exact: PhraseMatcher) -> None:
+        self.folded, self.exact = folded, exact
+
+    def __call__(self, doc: Doc) -> list[tuple[str, int, int]]:
+        strings = doc.vocab.strings
+        return [(strings[k], s, e) for k, s, e in [*self.folded(doc), *self.exact(doc)]]
+
+
+def _extend_left(doc: Doc, start: int, floor: int) -> int:
+    while start > floor:
+        prev = doc[start - 1]
+        low = prev.lower_
+        if low in METRIC_MODIFIERS or (prev.text == "-" and start - 2 >= floor and doc[start - 2].lower_ in METRIC_MODIFIERS):
+            start -= 1
+            continue
+        break
+    return start
+
+
+def metric_spans(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Mention]) -> list[MetricSpan]:
+    """Metric names in ``doc``: vocabulary hits and Metric mentions, longest first on overlap, modifiers kept."""
+    cands: list[MetricSpan] = []
+    for concept, s, e in hits:
+        cands.append(MetricSpan(s, e, doc[s:e].text, concept))
+    for m in mentions:
+        if m.type != "Metric":
+            continue
+        span = doc.char_span(m.start, m.end, alignment_mode="expand")
+        if span is not None:
+            cands.append(MetricSpan(span.start, span.end, span.text, m.concept))
+    kept: list[MetricSpan] = []
+    for c in sorted(cands, key=lambda c: (-(c.end - c.start), c.start, c.concept is None)):
+        if any(c.start < k.end and k.start < c.end for k in kept):
+            continue
+        kept.append(c)
+    out = []
+    for k in sorted(kept, key=lambda k: k.start):
+        floor = max((o.end for o in out), default=doc[k.start].sent.start)
+        s = _extend_left(doc, k.start, floor)
+        text = doc[s : k.end].text if s < k.start else k.text
+        out.append(MetricSpan(s, k.end, text, k.concept))
+    return out
+
+
+def _is_count(doc: Doc, q: Quantity, metric_starts: set[int]) -> bool:
+    """Is the number a count of things ("571 scenes", "8 layers"), not a value?"""
+    if q.unit != "absolute" or q.end >= len(doc):
+        return False
+    nxt = doc[q.end]
+    if q.end in metric_starts:
+        return False
+    if nxt.text.startswith("@"):
+        return False
+    return nxt.is_alpha and nxt.pos_ in {"NOUN", "PROPN", "ADJ", "NUM"} and nxt.lower_ not in FILL_AFTER
+
+
+def _only(doc: Doc, start: int, end: int, allowed: frozenset[str], skip: list[tuple[int, int]]) -> bool:
+    i = start
+    while i < end:
+        block = next((b for b in skip if b[0] == i), None)
+        if block is not None:
+            i = block[1]
+            continue
+        tok = doc[i]
+        if tok.lower_ not in allowed and tok.lemma_.lower() not in allowed:
+            return False
+        i += 1
+    return True
+
+
+#: Words that may stand between two coordinated numbers besides "on X" and "@256 resolution".
+JOINERS = COORDINATORS | DATASET_PREPS | frozenset({"the", "a", "respectively", "up", "about", "around",
+                                                    "nearly", "(", ")", "~", "and", "$", "with"})
+
+
+def _only_joiners(doc: Doc, start: int, end: int, blocks: list[tuple[int, int]]) -> bool:
+    """Do tokens ``start:end`` only join two numbers ("on APPS and", "@256 resolution and")?"""
+    i = start
+    while i < end:
+        block = next((b for b in blocks if b[0] == i), None)
+        if block is not None:
+            i = block[1]
+            continue
+        tok = doc[i]
+        if tok.text.startswith("@"):
+            i += 2 if i + 1 < end and doc[i + 1].pos_ == "NOUN" else 1
+            continue
+        if tok.lower_ not in JOINERS:
+            return False
+        i += 1
+    return True
+
+
+def _dataset_blocks(doc: Doc, datasets: list[tuple[int, int, Mention]]) -> list[tuple[int, int]]:
+    """Token ranges "on [the] X [benchmark]" that a claim may step over."""
+    out = []
+    for s, e, _m in datasets:
+        i = s
+        while i > 0 and doc[i - 1].lower_ in {"the", "a"}:
+            i -= 1
+        if i > 0 and doc[i - 1].lower_ in DATASET_PREPS:
+            j = e
+            while j < len(doc) and doc[j].lemma_.lower() in {"dataset", "benchmark", "test", "set", "split"}:
+                j += 1
+            out.append((i - 1, j))
+    return out
+
+
+def _dataset_of(doc: Doc, sent: Span, anchor: int, limit: int, datasets: list[tuple[int, int, Mention]]) -> Mention | None:
+    """The dataset a claim ending at token ``anchor`` is about: "on X" right after, else the sentence's only one."""
+    for s, e, m in datasets:
+        if anchor <= s < min(limit, anchor + 5):
+            between = doc[anchor:s]
+            if any(t.lower_ in DATASET_PREPS for t in between) and not any(t.pos_ == "VERB" for t in between):
+                return m
+    in_sent = [(s, e, m) for s, e, m in datasets if sent.start <= s < sent.end
+               and s > sent.start and doc[s - 1].lower_ in DATASET_PREPS | {"the"}]
+    if len({m.text for _s, _e, m in in_sent}) == 1:
+        return in_sent[0][2]
+    return None
+
+
+def _method_of(doc: Doc, tok_i: int, methods: list[tuple[int, int, Mention]], proposed: list[Mention]) -> Mention | None:
+    """The method a claim is made for: the subject of a verb governing the number, or "we" -> the proposed one."""
+    tok = doc[tok_i]
+    seen = 0
+    while seen < 8:
+        for child in tok.children:
+            if child.dep_ in {"nsubj", "nsubjpass"}:
+                sub = list(child.subtree)
+                lo, hi = sub[0].i, sub[-1].i + 1
+                for s, e, m in methods:
+                    if lo <= s and e <= hi:
+                        return m
+                if any(t.lower_ in SELF_WORDS for t in sub):
+                    own = [p for p in proposed if p.type == "Method"]
+                    return own[0] if own else None
+                return None
+        if tok.head is tok:
+            break
+        tok = tok.head
+        seen += 1
+    return None
+
+
+def _spans_of(doc: Doc, mentions: list[Mention], type_name: str) -> list[tuple[int, int, Mention]]:
+    out = []
+    for m in mentions:
+        if m.type == type_name:
+            span = doc.char_span(m.start, m.end, alignment_mode="expand")
+            if span is not None:
+                out.append((span.start, span.end, m))
+    return sorted(out, key=lambda x: x[0])
+
+
+def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Mention],
+                 proposed: list[Mention] | None = None) -> list[ResultClaim]:
+    """The quantitative claims of ``doc``, given metric vocabulary ``hits`` and the entity ``mentions``."""
+    proposed = proposed or []
+    metrics_all = metric_spans(doc, hits, mentions)
+    datasets = _spans_of(doc, mentions, "Dataset")
+    methods = _spans_of(doc, [*mentions, *proposed], "Method")
+    blocks = _dataset_blocks(doc, datasets)
+    out: list[ResultClaim] = []
+    for sent in doc.sents:
+        metrics = [m for m in metrics_all if sent.start <= m.start < sent.end]
+        quantities = find_quantities(doc, sent)
+        if not metrics or not quantities:
+            continue
+        starts = {m.start for m in metrics}
+        bound: dict[int, MetricSpan] = {}
+        for qi, q in enumerate(quantities):
+            if _is_count(doc, q, starts):
+                continue
+            nxt_q = quantities[qi + 1].start if qi + 1 < len(quantities) else sent.end
+            prev_q = quantities[qi - 1].end if qi > 0 else sent.start
+            after = [m for m in metrics if q.end <= m.start < nxt_q and m.start - q.end <= 4
+                     and _only(doc, q.end, m.start, FILL_AFTER, [])]
+            before = [m for m in metrics if prev_q <= m.end <= q.start and q.start - m.end <= 8
+                      and _only(doc, m.end, q.start, FILL_BEFORE, blocks)]
+            speed = q.unit == "ratio" and q.end < sent.end and doc[q.end].lower_ in SPEED_WORDS
+            if after:
+                bound[qi] = after[0]
+            elif speed:
+                bound[qi] = MetricSpan(q.end, q.end + 1, "speed-up", _speed_concept())
+            elif before:
+                bound[qi] = before[-1]
+        # coordinated numbers share a metric: "1.18 @256 resolution and 1.13 @512"
+        changed = True
+        while changed:
+            changed = False
+            for qi, q in enumerate(quantities):
+                if qi in bound or _is_count(doc, q, starts):
+                    continue
+                for qj in (qi - 1, qi + 1):
+                    if qj not in bound or not 0 <= qj < len(quantities):
+                        continue
+                    other = quantities[qj]
+                    lo, hi = (other.end, q.start) if qj < qi else (q.end, other.start)
+                    between = doc[lo:hi]
+                    if (hi - lo <= 8 and other.unit == q.unit and any(t.lower_ in COORDINATORS for t in between)
+                            and _only_joiners(doc, lo, hi, blocks)):
+                        bound[qi] = bound[qj]
+                        changed = True
+                        break
+        assigned = _respectively(doc, sent, quantities, bound, datasets)
+        for qi, metric in sorted(bound.items()):
+            q = quantities[qi]
+            nxt_q = quantities[qi + 1].start if qi + 1 < len(quantities) else sent.end
+            anchor = max(q.end, metric.end) if metric.start >= q.end else q.end
+            dataset = assigned.get(qi)
+            lo_gap, hi_gap = min(metric.end, q.start), max(metric.end, q.start)
+            if not any(lo_gap <= o.start < hi_gap for o in quantities):
+                for s, _e, m in datasets:
+                    if lo_gap <= s < hi_gap:
+                        dataset = m
+                        break
+            dataset = dataset or _dataset_of(doc, sent, anchor, nxt_q, datasets)
+            method = _method_of(doc, q.start, methods, proposed)
+            a = min(doc[q.start].idx, doc[metric.start].idx)
+            b = max(doc[q.end - 1].idx + len(doc[q.end - 1]), doc[metric.end - 1].idx + len(doc[metric.end - 1]))
+            out.append(ResultClaim(
+                start=a, end=b, metric=metric.text, value=q.value, numeric=q.numeric, unit=q.unit,
+                dataset=dataset.text if dataset else None, method=method.text if method else None,
+                metric_span=(doc[metric.start].idx, doc[metric.end - 1].idx + len(doc[metric.end - 1]))
+                if metric.text != "speed-up" or doc[metric.start].lower_ in {"speed-up", "speedup"} else None,
+                metric_concept=metric.concept,
+                dataset_span=(dataset.start, dataset.end) if dataset else None,
+                method_span=(method.start, method.end) if method else None,
+            ))
+    return out
+
+
+def _respectively(doc: Doc, sent: Span, quantities: list[Quantity], bound: dict[int, MetricSpan],
+                  datasets: list[tuple[int, int, Mention]]) -> dict[int, Mention]:
+    """"by 4%, 2% and 1% on A, B and C respectively": the i-th number of a group goes with the i-th dataset."""
+    if not any(t.lower_ == "respectively" for t in sent):
+        return {}
+    out: dict[int, Mention] = {}
+    groups: dict[int, list[int]] = {}
+    for qi, metric in bound.items():
+        groups.setdefault(id(metric), []).append(qi)
+    for members in groups.values():
+        members.sort()
+        if len(members) < 2:
+            continue
+        after = quantities[members[-1]].end
+        names: list[Mention] = []
+        for s, _e, m in datasets:
+            if after <= s < sent.end and m.text not in {n.text for n in names}:
+                names.append(m)
+        if len(names) == len(members):
+            out.update(dict(zip(members, names)))
+    return out
+
+
+def _speed_concept() -> str | None:
+    """The IRI of the speed-up metric concept of the vocabulary, if it has one."""
+    vocabulary = load_vocabulary()
+    for term in vocabulary.terms:
+        if term.type == "Metric" and term.form.lower() in {"speed-up", "speedup"}:
+            return term.concept
+    return None
+
+
+if not Doc.has_extension("results"):
+    Doc.set_extension("results", default=None)
+
+
+class ResultFinder:
+    """Sets ``doc._.results`` to the :class:`ResultClaim` list of the doc (needs ``doc._.mentions``)."""
+
+    def __init__(self, nlp: Language, vocabulary: Vocabulary) -> None:
+        self.matcher = metric_matcher(nlp, vocabulary)
+
+    def __call__(self, doc: Doc) -> Doc:
+        mentions = list(doc._.mentions or [])
+        proposed = list(doc._.proposed or []) if Doc.has_extension("proposed") else []
+        doc._.results = find_results(doc, self.matcher(doc), mentions, proposed)
+        return doc
+
+
+@Language.factory("paperkg_results")
+def make_result_finder(nlp: Language, name: str) -> ResultFinder:
+    """Factory of the result-extraction component (reads the metric vocabulary in ``ontology/``)."""
+    return ResultFinder(nlp, load_vocabulary())
