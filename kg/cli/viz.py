@@ -13,7 +13,7 @@ from kg.cli.common import graph_options, handle_errors
 @click.option("--types", default=None, metavar="T1,T2",
               help="Node types to show in the overview, e.g. Paper,Method,Dataset.")
 @click.option("--top", type=int, default=None, metavar="N",
-              help="Keep the N most central nodes (overview default 1500; ego view default 400).")
+              help="Keep the N most central nodes (overview and community default 1500; ego view default 250).")
 @click.option("--focus", default=None, metavar="X", help="Ego view around a paper or entity (label, IRI or prefix).")
 @click.option("--depth", default=2, show_default=True, help="Hops around --focus.")
 @click.option("--community", "community_id", type=int, default=None, metavar="ID",
@@ -46,7 +46,7 @@ def viz(graph_path: Path | None, store: str | None, types: str | None, top: int 
         path = views.write_ego(rdf, focus, output or Path("output/ego.html"), depth=depth, max_nodes=top, seed=seed)
     elif community_id is not None:
         path = views.write_community(rdf, community_id, output or Path(f"output/community-{community_id}.html"),
-                                     seed=seed)
+                                     top=top, seed=seed)
     else:
         wanted = [t.strip() for t in types.split(",") if t.strip()] if types else None
         path = views.write_overview(rdf, output or Path("output/graph.html"), types=wanted, top=top, seed=seed)

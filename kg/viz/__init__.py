@@ -50,8 +50,9 @@ def write_ego(graph: Any, focus: str, path: str | Path, depth: int = 2,
     return render.write_html(html, path)
 
 
-def write_community(graph: Any, community_id: int, path: str | Path, seed: int = 0) -> Path:
-    """Write the page of one Louvain community (ids as listed by ``kg stats``)."""
+def write_community(graph: Any, community_id: int, path: str | Path, top: int | None = None, seed: int = 0) -> Path:
+    """Write the page of one Louvain community (ids as listed by ``kg stats``), its ``top`` most
+    central nodes when it is larger (default 1500)."""
     from kg.analysis.stats import communities, community_index
     from kg.viz import render, views
 
@@ -60,8 +61,13 @@ def write_community(graph: Any, community_id: int, path: str | Path, seed: int =
     for node, cid in community_index(comms).items():
         g.nodes[node]["community"] = cid
     h = views.community(g, comms, community_id)
-    title = f"community {community_id}: {h.graph.get('community_label', '')}"
-    html = render.render_html(h, title, communities=comms, seed=seed)
+    label = h.graph.get("community_label", "")
+    size = h.number_of_nodes()
+    limit = views.OVERVIEW_TOP if top is None else top
+    if size > limit:
+        h = views.overview(h, top=limit, score=views.rank(g))
+    subtitle = f"top {h.number_of_nodes()} of {size} by PageRank" if h.number_of_nodes() < size else ""
+    html = render.render_html(h, f"community {community_id}: {label}", subtitle=subtitle, communities=comms, seed=seed)
     return render.write_html(html, path)
 
 
