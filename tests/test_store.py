@@ -1,0 +1,154 @@
+"""kg.store: Oxigraph-backed graphs, loading every format, persistent stores and their errors."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.compare import isomorphic
+
+from kg.errors import GraphError
+from kg.namespaces import ID, KG, PREFIXES, RDF, RDFS
+from kg.store import (add_triples, graph_from_options, load_graph, new_graph, open_store, oxigraph_of,
+                      save_to_store, store_path, to_memory)
+
+GOLDEN = Path(__file__).parent / "data" / "golden" / "graph.ttl"
+
+
+@pytest.fixture(scope="module")
+def reference() -> Graph:
+    return Graph().parse(GOLDEN)  # rdflib's own parser, independent of Oxigraph
+
+
+def test_new_graph_is_oxigraph_backed_with_prefixes():
+    graph = new_graph()
+    assert oxigraph_of(graph) is not None
+    bound = {prefix: str(ns) for prefix, ns in graph.namespaces()}
+    assert all(bound.get(prefix) == ns for prefix, ns in PREFIXES.items())
+    assert len(graph) == 0
+
+
+def test_add_and_add_triples():
+    graph = new_graph()
+    paper = ID["paper/0000000000000001"]
+    graph.add((paper, RDF.type, KG.Paper))
+    add_triples(graph, [(paper, RDFS.label, Literal("A")), (paper, KG.usesMethod, ID["method/x"])])
+    assert len(graph) == 3
+    assert (paper, RDFS.label, Literal("A")) in graph
+    assert set(graph.objects(paper, KG.usesMethod)) == {ID["method/x"]}
+
+
+def test_load_graph_matches_rdflib_parse(reference):
+    graph = load_graph(GOLDEN)
+    assert oxigraph_of(graph) is not None
+    assert len(graph) == len(reference) == 523
+    assert isomorphic(graph, reference)
+    # plain strings read back as rdflib makes them (no explicit xsd:string)
+    label = graph.value(ID["paper/c1c1c1c1c1c1c1c1"], RDFS.label)
+    assert label == Literal("BERT") and label.datatype is None
+
+
+@pytest.mark.parametrize("fmt, suffix", [("nt", ".nt"), ("nquads", ".nq"), ("trig", ".trig"),
+                                          ("json-ld", ".jsonld"), ("xml", ".rdf"), ("turtle", ".ttl")])
+def test_load_graph_reads_every_format(tmp_path, reference, fmt, suffix):
+    path = tmp_path / f"g{suffix}"
+    source = reference
+    if fmt in ("nquads", "trig"):  # quad formats need a dataset; the triples go in a named graph
+        from rdflib import Dataset
+
+        source = Dataset()
+        named = source.graph(URIRef("http://example.org/g"))
+        for triple in reference:
+            named.add(triple)
+    path.write_bytes(source.serialize(format=fmt, encoding="utf-8"))
+    assert isomorphic(load_graph(path), reference)
+
+
+def test_quads_are_merged_into_the_default_graph(tmp_path):
+    path = tmp_path / "g.nq"
+    path.write_text('<http://e/a> <http://e/p> "1" <http://e/g1> .\n<http://e/b> <http://e/p> "2" .\n', encoding="utf-8")
+    graph = load_graph(path)
+    assert len(graph) == 2
+
+
+def test_missing_graph_says_how_to_build(tmp_path):
+    with pytest.raises(GraphError, match=r"does not exist.*kg build seeds/ --output output/"):
+        load_graph(tmp_path / "kg.ttl")
+
+
+def test_empty_graph_file(tmp_path):
+    path = tmp_path / "kg.ttl"
+    path.write_text("", encoding="utf-8")
+    with pytest.raises(GraphError, match="is empty"):
+        load_graph(path)
+
+
+def test_malformed_graph_names_file_and_line(tmp_path):
+    path = tmp_path / "bad.ttl"
+    path.write_text('@prefix x: <http://x/> .\nx:a x:b x:c .\nx:a x:b "open .\n', encoding="utf-8")
+    with pytest.raises(GraphError, match=r"bad\.ttl.*line 3"):
+        load_graph(path)
+
+
+def test_unknown_extension(tmp_path):
+    path = tmp_path / "kg.csv"
+    path.write_text("a,b\n", encoding="utf-8")
+    with pytest.raises(GraphError, match="unknown RDF file extension"):
+        load_graph(path)
+
+
+def test_save_and_open_store_round_trip(tmp_path, reference):
+    directory = save_to_store(load_graph(GOLDEN), tmp_path / "store")
+    graph = open_store(directory, read_only=True)
+    assert store_path(graph) == directory
+    assert isomorphic(graph, reference)
+    del graph
+    # load_graph opens a directory as a store
+    assert len(load_graph(directory)) == 523
+
+
+def test_save_to_store_replaces_previous_content(tmp_path):
+    directory = tmp_path / "store"
+    save_to_store(load_graph(GOLDEN), directory)
+    small = new_graph()
+    small.add((URIRef("http://e/a"), URIRef("http://e/p"), Literal("x")))
+    save_to_store(small, directory)
+    assert len(open_store(directory, read_only=True)) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["store"]  # no temporary or old directories left
+
+
+def test_save_to_store_refuses_a_non_store_directory(tmp_path):
+    (tmp_path / "notes.txt").write_text("keep me", encoding="utf-8")
+    with pytest.raises(GraphError, match="not an Oxigraph store"):
+        save_to_store(new_graph(), tmp_path)
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "keep me"
+
+
+def test_open_missing_store_says_how_to_build(tmp_path):
+    with pytest.raises(GraphError, match=r"store .* does not exist.*kg build"):
+        open_store(tmp_path / "nope")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(GraphError, match="is not an Oxigraph store"):
+        open_store(tmp_path / "empty")
+
+
+def test_open_store_create_and_write(tmp_path):
+    graph = open_store(tmp_path / "new", create=True)
+    graph.add((URIRef("http://e/a"), URIRef("http://e/p"), BNode()))
+    assert len(graph) == 1
+
+
+def test_graph_from_options(tmp_path):
+    with pytest.raises(GraphError, match="either --graph FILE or --store"):
+        graph_from_options(GOLDEN, str(tmp_path))
+    assert len(graph_from_options(GOLDEN, None)) == 523
+    with pytest.raises(GraphError, match="kg build"):
+        graph_from_options(None, None, default=tmp_path / "output" / "kg.ttl")
+    directory = save_to_store(load_graph(GOLDEN), tmp_path / "store")
+    assert len(graph_from_options(None, str(directory))) == 523
+
+
+def test_to_memory_copy_is_isomorphic(reference):
+    memory = to_memory(load_graph(GOLDEN))
+    assert oxigraph_of(memory) is None
+    assert isomorphic(memory, reference)
