@@ -32,4 +32,4 @@ def export(fmt: str | None, output: Path | None, graph_path: Path | None, store:
         write_graph(graph, output, chosen)
         click.echo(f"wrote {output} ({chosen.name}, {len(graph)} triples)", err=True)
     else:
-        click.echo(serialize(graph, fmt or "turtle").decode("utf-8"), nl=False)
+        click.echo(serialize(graph, fmt or "turtle"), nl=False)

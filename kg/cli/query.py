@@ -101,7 +101,7 @@ def query(query: str | None, name: str | None, list_: bool, params: tuple[str, .
         atomic_write(output, data)
         click.echo(f"wrote {output}", err=True)
     else:
-        click.echo(data.decode("utf-8"), nl=False)
+        click.echo(data, nl=False)  # bytes: written as is (CRLF of CSV kept)
     if update:
         from kg.store import oxigraph_of
 
