@@ -86,8 +86,10 @@ def _force_layout(h: nx.Graph, seed: int, iterations: int = 60) -> dict[str, tup
         length = np.where(length < 0.01, 0.1, length)
         pos += displacement * (temperature / length)[:, None]
         temperature -= cooling
-    pos -= pos.mean(axis=0)
-    pos /= max(float(np.abs(pos).max()), 1e-9)
+    pos -= np.median(pos, axis=0)
+    # nodes cut off from the rest (e.g. by --top) drift far away: scale by the bulk, clip the outliers
+    spread = max(float(np.percentile(np.abs(pos), 98)), 1e-9)
+    pos = np.clip(pos / spread, -1.15, 1.15)
     return {node: (float(pos[i, 0]), float(pos[i, 1])) for i, node in enumerate(nodes)}
 
 
