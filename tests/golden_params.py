@@ -8,4 +8,6 @@ GOLDEN_PARAMS: dict[str, dict[str, str]] = {
     "similar-papers": {"paper": "https://w3id.org/paperkg/id/paper/a1a1a1a1a1a1a1a1"},
     "methods-for-task": {"entity": "Image Classification"},
     "results-on-dataset": {"entity": "id:dataset/tuab"},
+    "compares-with": {"entity": "biot"},  # a label in another case
+    "method-lineage": {"entity": "id:method/transformer"},
 }

@@ -120,7 +120,7 @@ def test_bind_value_types():
 def test_params_are_bound_not_pasted(graph, value):
     result = run_query(graph, "papers-using", {"entity": value}, timeout=None)
     assert result.rows == []
-    assert len(graph) == 523
+    assert len(graph) == 537
 
 
 def test_inline_param_must_name_a_variable(graph):
@@ -175,10 +175,10 @@ def test_update_refused_unless_allowed():
     graph = load_graph(GOLDEN / "graph.ttl")
     with pytest.raises(QueryError, match="refused"):
         run_query(graph, "DELETE WHERE { ?s kg:venue ?v }", timeout=None)
-    assert len(graph) == 523
+    assert len(graph) == 537
     result = run_query(graph, "DELETE WHERE { ?s kg:venue ?v }", allow_update=True)
     assert result.kind == "update"
-    assert len(graph) == 523 - 7
+    assert len(graph) == 537 - 7
 
 
 def test_timeout_stops_a_runaway_query(graph):
