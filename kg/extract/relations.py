@@ -40,10 +40,6 @@ EVAL_PREPS = frozenset({"on", "across", "using", "over", "with", "in"})
 STOPS = frozenset({".", ";", "while", "whereas", "but", "which", "that", "where", "when", "although",
                    "though", "because", "since", "whilst", "however", "thus", "yet"})
 
-#: Words that name the paper or its own artifact as a subject.
-SELF_WORDS = frozenset({"we", "our", "ours", "us", "paper", "work", "study", "experiments", "experiment",
-                        "results", "evaluations", "evaluation"})
-
 #: Name suffixes that make a variant of a named method: "-PF", "++", " v2", "-XL".
 _VARIANT_SUFFIX = re.compile(r"^(?:[\s\-_]?(?:\+\+|\+|[vV]\d+(?:\.\d+)?)|[\-_](?:\d+(?:\.\d+)?|[A-Z]{1,3}|XL|Large|Base"
                              r"|Plus|Pro|Lite|Mini|Small|Tiny|Huge))$")
@@ -51,6 +47,20 @@ _VARIANT_SUFFIX = re.compile(r"^(?:[\s\-_]?(?:\+\+|\+|[vV]\d+(?:\.\d+)?)|[\-_](?
 #: Written forms that stand for "the best earlier work", not for a named method.
 GENERIC_NAMES = frozenset({"state of the art", "state-of-the-art", "sota", "baseline", "baselines", "prior work",
                            "previous work", "existing methods", "previous methods"})
+
+
+#: Head nouns that, with "our"/"this"/"proposed", name the paper's own artifact ("our method").
+SELF_HEADS = frozenset({"method", "model", "approach", "framework", "architecture", "algorithm", "system",
+                        "technique", "network", "paper", "work", "study", "pipeline", "solution"})
+
+
+def is_self(head: Token) -> bool:
+    """Is the phrase headed by ``head`` the paper itself or its artifact: "we", "our method", "experiments"?"""
+    low, lemma = head.lower_, head.lemma_.lower()
+    if low in {"we", "us"} or lemma in {"experiment", "result", "evaluation"}:
+        return True
+    own = any(c.lower_ in {"our", "this", "proposed"} for c in head.children)
+    return lemma in SELF_HEADS and own
 
 
 def is_named(m: Mention) -> bool:
@@ -99,7 +109,7 @@ def subject_of(doc: Doc, cue: Token, named: list[Named], proposed: list[Mention]
             inside = [n for n in named if lo <= n.start and n.end <= hi and n.mention.type in types]
             if inside:
                 return inside[0].mention
-            if any(t.lower_ in SELF_WORDS for t in toks):
+            if is_self(sub):
                 return _own(proposed)
             return None
         if tok.head is tok or tok.dep_ in {"ROOT"}:
@@ -276,7 +286,7 @@ def _copular_subject(doc: Doc, tok: Token, named: list[Named], proposed: list[Me
             inside = [n for n in named if toks[0].i <= n.start and n.end <= toks[-1].i + 1 and n.mention.type == "Method"]
             if inside:
                 return inside[0].mention
-            if any(t.lower_ in SELF_WORDS for t in toks):
+            if is_self(c):
                 return _own(proposed)
     return None
 
@@ -303,13 +313,13 @@ def variant_relations(doc: Doc, named: list[Named]) -> list[Relation]:
 
 def result_relations(results: list[ResultClaim], mentions: list[Mention]) -> list[Relation]:
     """"X achieves 52.1 mAP on COCO": X evaluatedOn COCO, for every result with a method and a dataset."""
-    by_span = {(m.start, m.end): m for m in mentions}
+    by_span = {(m.start, m.end, m.type): m for m in mentions}
     out = []
     for r in results:
         if r.method_span is None or r.dataset_span is None:
             continue
-        method, dataset = by_span.get(r.method_span), by_span.get(r.dataset_span)
-        if method is None or dataset is None or method.type != "Method" or dataset.type != "Dataset":
+        method, dataset = by_span.get((*r.method_span, "Method")), by_span.get((*r.dataset_span, "Dataset"))
+        if method is None or dataset is None:
             continue
         out.append(_relation("evaluatedOn", method, dataset, r.start, r.end, "relation-result"))
     return out

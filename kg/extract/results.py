@@ -262,17 +262,23 @@ def _dataset_blocks(doc: Doc, datasets: list[tuple[int, int, Mention]]) -> list[
     return out
 
 
-def _dataset_of(doc: Doc, sent: Span, anchor: int, limit: int, datasets: list[tuple[int, int, Mention]]) -> Mention | None:
-    """The dataset a claim ending at token ``anchor`` is about: "on X" right after, else the sentence's only one."""
-    for s, e, m in datasets:
+def _dataset_after(doc: Doc, anchor: int, limit: int, datasets: list[tuple[int, int, Mention]]) -> Mention | None:
+    """The dataset named right after a claim ending at token ``anchor``: "... on X", "... for X"."""
+    for s, _e, m in datasets:
         if anchor <= s < min(limit, anchor + 5):
             between = doc[anchor:s]
             if any(t.lower_ in DATASET_PREPS for t in between) and not any(t.pos_ == "VERB" for t in between):
                 return m
-    in_sent = [(s, e, m) for s, e, m in datasets if sent.start <= s < sent.end
+    return None
+
+
+def _dataset_of_sentence(doc: Doc, sent: Span, datasets: list[tuple[int, int, Mention]],
+                         taken: set[tuple[int, int]]) -> Mention | None:
+    """The one dataset a sentence is about ("On X, where the accuracy is 47%"), unless another claim has it."""
+    in_sent = [m for s, _e, m in datasets if sent.start <= s < sent.end
                and s > sent.start and doc[s - 1].lower_ in DATASET_PREPS | {"the"}]
-    if len({m.text for _s, _e, m in in_sent}) == 1:
-        return in_sent[0][2]
+    if len({m.text for m in in_sent}) == 1 and (in_sent[0].start, in_sent[0].end) not in taken:
+        return in_sent[0]
     return None
 
 
@@ -315,7 +321,8 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
     proposed = proposed or []
     metrics_all = metric_spans(doc, hits, mentions)
     datasets = _spans_of(doc, mentions, "Dataset")
-    methods = _spans_of(doc, [*mentions, *proposed], "Method")
+    # a claim's method is a named one (not a generic phrase such as "the solver")
+    methods = _spans_of(doc, [m for m in [*mentions, *proposed] if m.rule != "phrase" or m.proposed], "Method")
     blocks = _dataset_blocks(doc, datasets)
     out: list[ResultClaim] = []
     for sent in doc.sents:
@@ -360,18 +367,21 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
                         changed = True
                         break
         assigned = _respectively(doc, sent, quantities, bound, datasets)
+        direct: dict[int, Mention | None] = {}
         for qi, metric in sorted(bound.items()):
             q = quantities[qi]
             nxt_q = quantities[qi + 1].start if qi + 1 < len(quantities) else sent.end
             anchor = max(q.end, metric.end) if metric.start >= q.end else q.end
             dataset = assigned.get(qi)
             lo_gap, hi_gap = min(metric.end, q.start), max(metric.end, q.start)
-            if not any(lo_gap <= o.start < hi_gap for o in quantities):
-                for s, _e, m in datasets:
-                    if lo_gap <= s < hi_gap:
-                        dataset = m
-                        break
-            dataset = dataset or _dataset_of(doc, sent, anchor, nxt_q, datasets)
+            if dataset is None and not any(lo_gap <= o.start < hi_gap for o in quantities):
+                dataset = next((m for s, _e, m in datasets if lo_gap <= s < hi_gap), None)
+            direct[qi] = dataset or _dataset_after(doc, anchor, nxt_q, datasets)
+        for qi, metric in sorted(bound.items()):
+            q = quantities[qi]
+            # a dataset named right after a claim about another metric belongs to that claim
+            taken = {(m.start, m.end) for qj, m in direct.items() if m is not None and bound[qj] is not metric}
+            dataset = direct[qi] or _dataset_of_sentence(doc, sent, datasets, taken)
             method = _method_of(doc, q.start, methods, proposed)
             a = min(doc[q.start].idx, doc[metric.start].idx)
             b = max(doc[q.end - 1].idx + len(doc[q.end - 1]), doc[metric.end - 1].idx + len(doc[metric.end - 1]))

@@ -1,0 +1,153 @@
+"""Quantitative results: number patterns, metric binding and the kg:Result nodes of a built graph."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import RDF, RDFS, XSD
+
+from kg.extract.results import find_quantities
+from kg.namespaces import KG
+
+DATA = Path(__file__).parent / "data" / "relations"
+ONTOLOGY = Path(__file__).parent.parent / "ontology"
+
+
+@pytest.fixture(scope="session")
+def nlp():
+    from kg.extract import load_nlp
+
+    return load_nlp()
+
+
+def claims(nlp, text: str) -> list[tuple]:
+    doc = nlp(text)
+    return [(c.metric, c.value, c.numeric, c.unit, c.dataset) for c in doc._.results]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # metric "of" number, on a dataset
+    ("GraphMixer achieves an F1 score of up to 0.912 on the MoleculeNet benchmark.",
+     [("F1 score", "0.912", 0.912, "absolute", "MoleculeNet")]),
+    # coordinated numbers share the metric and the dataset
+    ("Our sampler reaches FIDs of 2.04 @256 resolution and 3.11 @512 on ImageNet.",
+     [("FIDs", "2.04", 2.04, "absolute", "ImageNet"), ("FIDs", "3.11", 3.11, "absolute", "ImageNet")]),
+    # "improves <metric> by <number>"
+    ("The proposed regularizer improves accuracy by 4.2% on CIFAR-100.",
+     [("accuracy", "4.2%", 4.2, "percent", "CIFAR-100")]),
+    # number before the metric, with its modifier; "8 layers" is a count
+    ("We obtain 63% average accuracy on CIFAR-10 with only 8 layers.",
+     [("average accuracy", "63%", 63.0, "percent", "CIFAR-10")]),
+    # fold and x ratios of speed
+    ("The solver gives a 250-fold speed-up over interior-point methods and is 3x faster than the GPU baseline.",
+     [("speed-up", "250-fold", 250.0, "ratio", None), ("speed-up", "3x", 3.0, "ratio", None)]),
+    # a signed gain; the dataset of one claim is not taken by the next
+    ("The detector yields 41.3 mAP on COCO and gains +1.5 BLEU when used for captioning.",
+     [("mAP", "41.3", 41.3, "absolute", "COCO"), ("BLEU", "+1.5", 1.5, "absolute", None)]),
+    # "respectively" pairs the numbers with the datasets in order
+    ("Our regularizer improves accuracy by 3.1%, 2.4% and 1.2% on CIFAR-10, CIFAR-100 and ImageNet, respectively.",
+     [("accuracy", "3.1%", 3.1, "percent", "CIFAR-10"), ("accuracy", "2.4%", 2.4, "percent", "CIFAR-100"),
+      ("accuracy", "1.2%", 1.2, "percent", "ImageNet")]),
+    # "<number> improvement in <metric>" and LaTeX percent
+    ("Across four benchmarks, our tokenizer gives up to 9\\% improvement in Cohen's kappa over strong baselines.",
+     [("Cohen's kappa", "9%", 9.0, "percent", None)]),
+    # a physical unit
+    ("The restored images gain about 2.5 dB in PSNR over the previous best model.",
+     [("PSNR", "2.5 dB", 2.5, "dB", None)]),
+    # the metric is "in terms of" the number before it
+    ("Our system scores 31.4 in terms of BLEU on the WMT14 test set.",
+     [("BLEU", "31.4", 31.4, "absolute", "WMT14")]),
+])
+def test_result_forms(nlp, text, expected):
+    assert claims(nlp, text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "We collect 200k episodes across 571 scenes in 2023 with a 7B model [12].",
+    "The network has 8 layers and reaches high accuracy on 40 tasks.",
+    "ResNet-50 and GPT-4 are evaluated with pass@1 and top-1 accuracy (1) on 3D scenes.",
+    "Our method outperforms the baselines by 14% on average.",  # no metric named: no claim
+    "It uses 100-step sampling to improve FID and trains for 300 epochs.",
+])
+def test_no_claim_without_a_metric_and_a_value(nlp, text):
+    assert claims(nlp, text) == []
+
+
+def test_quantities_keep_the_number_as_written(nlp):
+    doc = nlp("A 1,000-fold gain, $0.45\\%$ more, 67$\\times$ faster, -1.3 points and 12 dB.")
+    found = [(q.value, q.numeric, q.unit) for q in find_quantities(doc)]
+    assert found == [("1,000-fold", 1000.0, "ratio"), ("0.45%", 0.45, "percent"), ("67×", 67.0, "ratio"),
+                     ("-1.3 points", -1.3, "points"), ("12 dB", 12.0, "dB")]
+
+
+def test_result_names_the_proposed_method_for_we(nlp):
+    doc = nlp("We propose GraphMixer, a sparse transformer. With it, we achieve 52.1 mAP on COCO.")
+    assert [(c.metric, c.method) for c in doc._.results] == [("mAP", "GraphMixer")]
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Graph:
+    from kg.build import build
+    from kg.store import load_graph
+
+    out = tmp_path_factory.mktemp("built")
+    build([DATA / "abstracts.jsonl"], out)
+    graph = Graph()
+    for s, p, o in load_graph(out / "kg.ttl"):
+        graph.add((s, p, o))
+    return graph
+
+
+def test_results_in_built_graph(built):
+    rows = {(str(r["value"]), str(r["metric"]), str(r["dataset"] or ""), str(r["unit"]), r["numeric"].toPython())
+            for r in built.query("""
+        PREFIX kg: <https://w3id.org/paperkg/ontology#>
+        PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+        SELECT ?value ?metric ?dataset ?unit ?numeric WHERE {
+          ?paper kg:reportsResult ?r . ?r a kg:Result ; kg:value ?value ; kg:unit ?unit ; kg:numericValue ?numeric ;
+             kg:metric/rdfs:label ?metric ; kg:inSentence/kg:text ?text .
+          OPTIONAL { ?r kg:dataset/rdfs:label ?dataset } }""")}
+    assert ("0.912", "F1", "MoleculeNet", "absolute", 0.912) in {(v, m, d, u, float(n)) for v, m, d, u, n in rows}
+    assert ("81.2%", "top-1 accuracy", "ImageNet", "percent", 81.2) in {(v, m, d, u, float(n)) for v, m, d, u, n in rows}
+    assert ("3x", "speed-up", "", "ratio", 3.0) in {(v, m, d, u, float(n)) for v, m, d, u, n in rows}
+
+
+def test_result_entities_are_the_linked_entities(built):
+    """The metric, dataset and method of a result are the very entities the paper links to."""
+    for r in built.subjects(RDF.type, KG.Result):
+        paper = next(built.subjects(KG.reportsResult, r))
+        for prop, link in ((KG.dataset, KG.usesDataset), (KG.method, None)):
+            for e in built.objects(r, prop):
+                linked = set(built.objects(paper, link)) | set(built.objects(paper, KG.proposes)) if link else \
+                    set(built.objects(paper, KG.usesMethod)) | set(built.objects(paper, KG.proposes))
+                assert e in linked, (r, prop, e)
+        metric = built.value(r, KG.metric)
+        assert (metric, RDF.type, KG.Metric) in built and built.value(metric, RDFS.label) is not None
+        assert built.value(r, KG.numericValue).datatype == XSD.decimal
+
+
+def _violations(graph: Graph) -> list[tuple]:
+    from pyshacl import validate
+
+    shapes = Graph().parse(ONTOLOGY / "shapes.ttl")
+    ontology = Graph().parse(ONTOLOGY / "kg.ttl")
+    _ok, report, _text = validate(graph, shacl_graph=shapes, ont_graph=ontology, inference="rdfs")
+    sh = "http://www.w3.org/ns/shacl#"
+    return [(report.value(v, URIRef(sh + "focusNode")), report.value(v, URIRef(sh + "resultMessage")))
+            for v in report.subjects(RDF.type, URIRef(sh + "ValidationResult"))]
+
+
+def test_results_and_relations_conform_to_the_shapes(built):
+    """No shape violation touches a result, a relation assertion or an entity they point to."""
+    mine = set(built.subjects(RDF.type, KG.Result)) | set(built.subjects(RDF.type, KG.RelationAssertion))
+    for node in list(mine):
+        mine |= {o for o in built.objects(node) if isinstance(o, URIRef)}
+    assert len(list(built.subjects(RDF.type, KG.Result))) >= 3
+    bad = [(f, m) for f, m in _violations(built) if f in mine]
+    assert bad == []
+
+
+def test_numeric_value_is_a_decimal_literal(built):
+    values = {built.value(r, KG.numericValue) for r in built.subjects(RDF.type, KG.Result)}
+    assert Literal("0.912", datatype=XSD.decimal) in values
