@@ -104,7 +104,7 @@ def subject_of(doc: Doc, cue: Token, named: list[Named], proposed: list[Mention]
         if tok.dep_ in {"acl", "relcl", "appos"} and tok.head.pos_ in {"NOUN", "PROPN"}:
             subjects.append(tok.head)
         for sub in subjects:
-            toks = list(sub.subtree) if sub is not tok.head else [sub]
+            toks = list(sub.subtree) if sub.i != tok.head.i else [sub]
             lo, hi = toks[0].i, toks[-1].i + 1
             inside = [n for n in named if lo <= n.start and n.end <= hi and n.mention.type in types]
             if inside:
@@ -112,7 +112,7 @@ def subject_of(doc: Doc, cue: Token, named: list[Named], proposed: list[Mention]
             if is_self(sub):
                 return _own(proposed)
             return None
-        if tok.head is tok or tok.dep_ in {"ROOT"}:
+        if tok.head.i == tok.i or tok.dep_ in {"ROOT"}:
             break
         tok = tok.head
     return None
@@ -242,7 +242,7 @@ def sentence_relations(doc: Doc, sent: Span, named: list[Named], proposed: list[
                 start = j + 1
             subject = subject_of(doc, tok, named, proposed, climb=1, deps=frozenset({"nsubj"}))
             if subject is None and own is not None and tok.dep_ in {"acl", "relcl"}:
-                head = tok.head
+                head = tok.head.head if tok.head.dep_ == "appos" else tok.head  # "X, a system comprising A"
                 near = [n for n in named if n.start <= head.i < n.end and n.mention.type == "Method"]
                 if near and near[0].mention.proposed:
                     subject = near[0].mention
@@ -282,7 +282,7 @@ def _copular_subject(doc: Doc, tok: Token, named: list[Named], proposed: list[Me
     if tok.dep_ in {"attr", "appos"}:
         cands = [c for c in head.children if c.dep_ in {"nsubj"}] if tok.dep_ == "attr" else [head]
         for c in cands:
-            toks = list(c.subtree) if c is not head else [c]
+            toks = list(c.subtree) if c.i != head.i else [c]
             inside = [n for n in named if toks[0].i <= n.start and n.end <= toks[-1].i + 1 and n.mention.type == "Method"]
             if inside:
                 return inside[0].mention

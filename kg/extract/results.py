@@ -298,7 +298,7 @@ def _method_of(doc: Doc, tok_i: int, methods: list[tuple[int, int, Mention]], pr
                     own = [p for p in proposed if p.type == "Method"]
                     return own[0] if own else None
                 return None
-        if tok.head is tok:
+        if tok.head.i == tok.i:
             break
         tok = tok.head
         seen += 1
