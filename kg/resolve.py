@@ -8,38 +8,14 @@ Two mentions are one entity when they have the same type and
 """
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kg.extract.terms import clean_label
+from kg.extract.terms import clean_label, norm_key
 from kg.extract.types import Mention, PaperExtraction
 from kg.extract.vocab import Vocabulary
 from kg.ids import entity_iri
-
-_SPLIT = re.compile(r"[\s\-_/,:;()\[\]'\"`.\u2010-\u2015\u2212]+")
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
-def norm_key(text: str) -> str:
-    """The matching key of a written form: NFKC, lower case, punctuation and spaces dropped, plurals folded."""
-    text = unicodedata.normalize("NFKC", clean_label(text)).lower()
-    parts = [re.sub(r"[^0-9a-z+&α-ω]", "", w) for w in _SPLIT.split(text)]
-    parts = [p for p in parts if p]
-    if not parts:
-        return ""
-    parts = [_singular(p) for p in parts]
-    return "".join(parts)
-
 
 @dataclass
 class Entity:
@@ -104,7 +80,8 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
             if not key:
                 continue
             g = groups.setdefault((m.type, key), {"forms": Counter(), "long": Counter(), "short": Counter(), "concept": concept})
-            g["forms"][clean_label(m.text)] += 1
+            if m.rule != "modality-cue":  # a cue implies the concept but is not a name of it
+                g["forms"][clean_label(m.text)] += 1
             if m.long_form:
                 g["long"][clean_label(m.long_form)] += 1
             if m.short_form:

@@ -15,7 +15,7 @@ from spacy.tokens import Doc, Span
 
 import kg.extract.abbreviations  # noqa: F401  (registers paperkg_abbreviations)
 from kg.extract import terms as T
-from kg.extract.lexicon import DATASET_NOUNS, METRIC_HEADS
+from kg.extract.lexicon import AMBIGUOUS_FORMS, DATASET_NOUNS, METRIC_HEADS
 from kg.extract.proposals import find_proposals
 from kg.extract.types import Mention
 from kg.extract.vocab import Vocabulary, load_vocabulary
@@ -26,7 +26,7 @@ for _name in ("mentions", "proposed", "paper_name"):
 
 #: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
 RULE_PRIORITY = {"vocabulary": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 3,
-                 "dataset-name": 3, "phrase": 2, "modality-cue": 1}
+                 "dataset-name": 3, "phrase": 2, "gerund-phrase": 2, "modality-cue": 1}
 
 
 class EntityRecognizer:
@@ -54,6 +54,8 @@ class EntityRecognizer:
         for key, start, end in [*self.exact(doc), *self.folded(doc)]:
             term = self.terms[self.exact.vocab.strings[key] if isinstance(key, int) else key]
             span = doc[start:end]
+            if span.text.lower() in AMBIGUOUS_FORMS:
+                continue
             if term.cue:
                 if term.type != "Modality":
                     continue
@@ -61,6 +63,11 @@ class EntityRecognizer:
             else:
                 out.append(T.mention(span, term.type, "vocabulary", concept=term.concept))
         return out
+
+    def _defines_concept(self, abbr) -> bool:
+        """Does the definition's long form name the vocabulary concept its short form matches?"""
+        long_forms = {t.form.lower() for t in self.vocabulary.terms if t.form.lower() == abbr.long.text.lower()}
+        return bool(long_forms)
 
     def type_of_abbreviation(self, long: Span, short: Span) -> str | None:
         """The entity type of an abbreviation definition, or None when it names no entity."""
@@ -76,16 +83,18 @@ class EntityRecognizer:
         cls = T.classify_phrase(tokens)
         if cls is not None:
             return cls
-        if head in METRIC_HEADS:
-            return None
+        if head in METRIC_HEADS and head not in {"loss", "likelihood", "distance", "divergence"}:
+            return "Metric"
         capitalised = sum(1 for t in tokens if t.text[:1].isupper())
         if capitalised >= max(2, len([t for t in tokens if t.is_alpha]) - 1):
             return "Method"
         return None
 
     def __call__(self, doc: Doc) -> Doc:
-        found: list[Mention] = self.vocabulary_mentions(doc)
         abbrs = doc._.abbreviations or []
+        found: list[Mention] = self.vocabulary_mentions(doc)
+        redefined = {a.short.text for a in abbrs if not self._defines_concept(a)}
+        found = [m for m in found if m.text not in redefined and m.text.rstrip("s") not in redefined]
         abbr_mentions = list(T.abbreviation_mentions(abbrs, self.type_of_abbreviation))
         found += abbr_mentions
         # later uses of a defined short form
@@ -107,14 +116,27 @@ class EntityRecognizer:
             if cls == "Task":
                 span = T.task_extension(doc, span)
             found.append(T.mention(span, cls, "phrase"))
+        for span in T.gerund_tasks(doc):
+            found.append(T.mention(span, "Task", "gerund-phrase"))
         covered = {(m.start, m.end) for m in found if m.rule in {"vocabulary", "abbreviation", "abbreviation-use"}}
         for span in T.name_candidates(doc):
             if (span.start_char, span.end_char) in covered:
                 continue
             t = "Dataset" if T.dataset_context(span) else "Method"
             found.append(T.mention(span, t, "dataset-name" if t == "Dataset" else "name"))
-        doc._.mentions = resolve_overlaps(found)
+        doc._.mentions = [m for m in resolve_overlaps(found) if keep_mention(m)]
         return doc
+
+
+def keep_mention(m: Mention) -> bool:
+    """Drop mentions too general to be entities and bare undefined acronyms of three letters or fewer."""
+    if m.type == "Method" and T.is_generic_method(m.text) and not (m.long_form and not T.is_generic_method(m.long_form)):
+        return False
+    if m.rule == "name" and len(m.text) <= 3 and m.text.isupper():
+        return False
+    if m.type == "Task" and " " not in m.text.strip() and "-" not in m.text and not m.long_form and m.text.islower():
+        return False  # "classification", "prediction": too general alone
+    return True
 
 
 def resolve_overlaps(mentions: list[Mention]) -> list[Mention]:

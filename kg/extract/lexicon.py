@@ -19,6 +19,8 @@ generalization adaptation transfer decoding encoding annotation monitoring diagn
 screening captioning inference sampling optimization optimisation search routing scheduling
 docking folding prognostics forecast nowcasting merging pruning quantization distillation
 compression evaluation benchmarking tracking acceleration solving decision-making
+differentiation integration coordination selection tokenization calibration staging extraction
+segmentation captioning reidentification re-identification retargeting
 """.split())
 
 #: Heads that make a task only with a specific modifier (never alone).
@@ -29,16 +31,16 @@ interpretation explanation analysis learning""".split())
 #: Head nouns (lemmas) of method phrases: "graph neural network", "flow matching".
 METHOD_HEADS = frozenset("""
 network autoencoder auto-encoder transformer algorithm descent attention distillation decomposition
-factorization factorisation sampler regression process kernel encoder decoder estimator architecture
+factorization factorisation sampler regression kernel encoder decoder estimator architecture
 mechanism loss regularization regularisation quantization tuning fine-tuning finetuning training
 pretraining pre-training search filter policy optimizer optimiser operator machine forest tree
-embedding embeddings model models classifier perceptron gan vae lstm rnn cnn mlp matching transport
-learning coding programming method framework pooling normalization normalisation dropout augmentation
+model models classifier perceptron gan vae lstm rnn cnn mlp matching transport
+learning coding method framework pooling normalization normalisation dropout augmentation
 propagation backpropagation gradient iteration iterations projection approximation relaxation
 inference prompting chain-of-thought retrieval-augmented ensemble bagging boosting clustering
-hashing scheduling schedule sketching smoothing bootstrap transform transformation analysis field
+hashing sketching smoothing bootstrap transform field
 fields flow flows rule objective technique strategy paradigm scheme solver head layer layers
-module block unit units representation representations hypothesis theorem distance divergence
+module block unit units hypothesis theorem
 """.split())
 
 #: Method heads too generic to stand with only a generic modifier ("a new model", "the network").
@@ -88,3 +90,50 @@ build construct create release curate establish contribute""".split())
 
 #: Words that, right after "called"/"named"/..., introduce the paper's own name for its artifact.
 NAMING_VERBS = frozenset("""call name dub term coin""".split())
+
+#: Vocabulary forms too ambiguous to match on their own ("a set of", "memory" as a resource).
+AMBIGUOUS_FORMS = frozenset("""set sets trajectory trajectories protein proteins memory reward rewards return returns
+novelty coverage programs networks""".split())
+
+#: Method names too general to be worth a node ("neural network", "deep learning"): never extracted.
+GENERIC_METHOD_TERMS = frozenset(
+    """neuralnetwork deepneuralnetwork deepnetwork deeplearning machinelearning artificialintelligence ai
+    ml dl nn dnn ann model algorithm policy learning attention optimization optimisation gradient
+    iteration approximation ensemble augmentation regularization regularisation programming prompting
+    flow sampler transformation kernel finetuning fine tuning pretraining training inference sampling
+    embedding representation statisticallearning supervisedlearning onlinelearning neuralmodel
+    languagemodel lm sota stateoftheart baseline heuristic simulation estimator classifier encoder decoder
+    architecture module""".split()
+)
+
+#: Adjectives that make a generic head specific ("convolutional network", "generative model").
+TECHNICAL_ADJECTIVES = frozenset("""
+convolutional recurrent generative variational adversarial bayesian stochastic spiking residual
+autoregressive contrastive discriminative probabilistic causal hierarchical equivariant invariant
+sparse linear nonlinear non-linear kernelized gaussian markovian graphical latent implicit explicit
+self-supervised semi-supervised unsupervised supervised federated multimodal multi-modal diffusion
+energy-based score-based flow-based attention-based transformer-based physics-informed geometric
+hamiltonian lagrangian riemannian spectral temporal spatial spatiotemporal spatio-temporal recursive
+differentiable neural-symbolic symbolic quantum evolutionary genetic bilinear low-rank dense
+denoising masked pretrained pre-trained large multilingual visual generalist foundation
+""".split())
+
+#: Leading participles and adjectives that evaluate or situate rather than name ("selected models").
+EVALUATIVE = frozenset("""
+celebrated complex interesting heavy designed trainable enabling weak quality dimensional grained
+developed selected trained published competing validated expressive optimal convenient useful
+independent nuanced toy behaved underling usual relevant tailored future constrained feasible initial
+fast slow accurate precise reliable promising successful remarkable impressive notable excellent
+superior inferior poor rich deep shallow wide narrow black-box white-box off-the-shelf learned
+learnable given known unknown desired intended resulting related aforementioned respective
+""".split())
+
+#: Modifiers of "learning" that name a learning *setting* (a task: "offline reinforcement learning"),
+#: as opposed to a technique ("contrastive learning").
+LEARNING_SETTINGS = frozenset("""
+offline online safe robust federated continual lifelong incremental multi-agent multiagent few-shot
+zero-shot one-shot cooperative competitive private differentially partially observable open-set open
+preference-based reward representation world model-based goal-conditioned multi-task multitask
+decentralized distributed hierarchical inverse batch unsupervised semi-supervised weakly-supervised
+positive-unlabeled noisy-label long-tailed imbalanced class-incremental domain-incremental
+""".split())

@@ -1,4 +1,10 @@
-"""What a paper itself introduces ("we propose X", "a benchmark called X"), and its short name."""
+"""What a paper itself introduces ("we propose X", "a benchmark called X"), and its short name.
+
+The pure function :func:`find_proposals` reads the sentences where the authors introduce something
+(a proposing verb with "we"/"this paper" as subject, or a naming verb: "we term", "called", "dubbed")
+and takes the names written in the clause that follows, typed by the noun that describes them
+("X, a new benchmark" -> Dataset).
+"""
 from __future__ import annotations
 
 import dataclasses
@@ -10,167 +16,211 @@ from kg.extract import terms as T
 from kg.extract.lexicon import DATASET_NOUNS, GENERIC_HEADS, NAMING_VERBS, PROPOSE_VERBS
 from kg.extract.types import Mention
 
-_SELF = {"we", "paper", "work", "study", "article", "i"}
+_SELF = {"we", "paper", "work", "study", "article", "i", "authors", "here"}
 _METRIC_NOUNS = {"metric", "measure", "score", "criterion", "index"}
-_CUT_DEPS = {"relcl", "acl", "advcl", "prep"}
+_STOP_WORDS = {"that", "which", "where", "who", "whose", "while", "whereas", "because", "since", "to", "by", "using", "via", "through"}
+_DATASET_NAME_PART = re.compile(r"(?:Bench|Data|Set|Corpus|QA|Arena|Gym|Suite)(?:$|[-\d])|^Bench|bench$", re.I)
+_VERSION = re.compile(r"^[vV]\d+(?:\.\d+)*$|^\d+(?:\.\d+)?$|^\+\+$")
 
 
-def _is_self_subject(verb: Token) -> bool:
-    for child in verb.children:
-        if child.dep_ in {"nsubj", "nsubjpass"} and child.lower_ in _SELF | {"paper", "work"}:
-            return True
-        if child.dep_ in {"nsubj"} and child.lemma_.lower() in {"paper", "work", "study"}:
+def _is_self_trigger(tok: Token) -> bool:
+    """Is ``tok`` a proposing/naming verb whose subject is the authors or the paper?"""
+    sent = tok.sent
+    for child in tok.children:
+        if child.dep_ in {"nsubj", "nsubjpass"} and (child.lower_ in _SELF or child.lemma_.lower() in _SELF):
             return True
         if child.dep_ == "agent" and any(g.lower_ in _SELF for g in child.subtree):
             return True
-    # "this paper proposes" via conj: "we ... and propose"
-    if verb.dep_ == "conj" and verb.head.pos_ in {"VERB", "AUX"}:
-        return _is_self_subject(verb.head)
-    if verb.dep_ in {"xcomp", "advcl"} and verb.head.pos_ == "VERB":
-        return _is_self_subject(verb.head)
-    return False
+    head = tok
+    for _ in range(2):
+        if head.dep_ in {"conj", "xcomp", "advcl"} and head.head is not head:
+            head = head.head
+            if any(c.dep_ == "nsubj" and (c.lower_ in _SELF or c.lemma_.lower() in _SELF) for c in head.children):
+                return True
+    # surface fallback for parses that miss the subject: "We present X" within four words
+    before = [t.lower_ for t in sent.doc[max(sent.start, tok.i - 4) : tok.i]]
+    return any(w in {"we", "paper", "work"} for w in before)
 
 
-def _objects(verb: Token) -> list[Token]:
-    objs = [c for c in verb.children if c.dep_ in {"dobj", "attr", "oprd", "nsubjpass"}]
-    # "propose to use X" -> skip; "we present here X"
-    more = []
-    for o in objs:
-        more += [c for c in o.children if c.dep_ == "conj"]
-    return objs + more
-
-
-def _region(obj: Token) -> list[Token]:
-    """Tokens naming the object: the noun phrase, appositions and "called X", not relative clauses."""
+def _window(doc: Doc, trigger: Token) -> list[Token]:
+    """Tokens of the clause after a trigger: up to a relative clause, a new verb or the sentence end."""
     out: list[Token] = []
-    stack = [obj]
-    while stack:
-        t = stack.pop()
+    sent_end = trigger.sent.end
+    for t in doc[trigger.i + 1 : min(sent_end, trigger.i + 30)]:
+        if t.text in {".", ";", ":"} or t.lower_ in _STOP_WORDS:
+            break
+        if t.pos_ in {"VERB", "AUX"} and t.dep_ in {"conj", "ROOT", "relcl", "ccomp"} and t.tag_ != "VBN":
+            break
         out.append(t)
-        for c in t.children:
-            if c.dep_ in _CUT_DEPS and c.lower_ not in {"called", "named", "dubbed", "termed", "coined"}:
-                if c.dep_ == "acl" and c.lemma_.lower() in NAMING_VERBS:
-                    stack.append(c)
-                continue
-            if c.dep_ in {"conj"} and c.pos_ == "VERB":
-                continue
-            stack.append(c)
-    return sorted(out, key=lambda t: t.i)
+    return out
 
 
-def _descriptor_type(tokens: list[Token]) -> str:
-    lemmas = {t.lemma_.lower() for t in tokens}
-    if lemmas & DATASET_NOUNS:
+def _descriptor(doc: Doc, span: Span) -> str | None:
+    """The type named by the noun describing ``span``: "X, a new benchmark" / "the X dataset"."""
+    nxt = doc[span.end] if span.end < len(doc) else None
+    if nxt is not None and nxt.lemma_.lower() in DATASET_NOUNS:
         return "Dataset"
-    if lemmas & _METRIC_NOUNS:
+    if nxt is not None and nxt.lemma_.lower() in _METRIC_NOUNS:
         return "Metric"
-    return "Method"
+    if nxt is not None and nxt.text in {",", "("}:
+        k = span.end + 1
+        # skip "a", adjectives, up to the apposition's head noun
+        while k < min(len(doc), span.end + 10) and doc[k].pos_ in {"DET", "ADJ", "ADV", "CCONJ", "PUNCT", "NOUN", "PROPN", "VERB"}:
+            if doc[k].pos_ == "NOUN" and (k + 1 >= len(doc) or doc[k + 1].pos_ != "NOUN"):
+                lemma = doc[k].lemma_.lower()
+                if lemma in DATASET_NOUNS or lemma in {"resource", "dataset", "suite"}:
+                    return "Dataset"
+                if lemma in _METRIC_NOUNS:
+                    return "Metric"
+                return "Method"
+            if doc[k].text in {",", ")"} and k > span.end + 1:
+                break
+            k += 1
+    if _DATASET_NAME_PART.search(span.text.replace(" ", "")):
+        return "Dataset"
+    return None
 
 
-def _capitalised_run(doc: Doc, span: Span) -> Span:
-    """Extend a name over adjacent Title-case words: "RoboInter" -> "RoboInter Manipulation Suite"."""
+def _name_spans(doc: Doc, tokens: list[Token], mentions: list[Mention]) -> list[Span]:
+    """Names among ``tokens``: name-like words, defined short forms, capitalised proper nouns."""
+    if not tokens:
+        return []
+    lo, hi = tokens[0].idx, tokens[-1].idx + len(tokens[-1])
+    spans: list[Span] = []
+    for m in mentions:
+        if not (lo <= m.start < hi) or m.rule == "vocabulary":
+            continue
+        if m.rule in {"name", "dataset-name"} or (m.rule.startswith("abbreviation") and m.short_form == m.text):
+            span = doc.char_span(m.start, m.end, alignment_mode="expand")
+            if span is not None:
+                spans.append(span)
+    for t in tokens:
+        if any(s.start <= t.i < s.end for s in spans):
+            continue
+        if T.is_name(t.text) or (t.pos_ == "PROPN" and t.text[:1].isupper() and t.i != t.sent.start and t.is_alpha
+                                 and t.lower_ not in GENERIC_HEADS and not t.is_stop):
+            if doc.vocab.strings and t.text in T.NOT_NAMES:
+                continue
+            spans.append(doc[t.i : t.i + 1])
+    return sorted(_extend(doc, s) for s in spans)
+
+
+def _extend(doc: Doc, span: Span) -> Span:
+    """Extend a name over adjacent Title-case words and a version: "NEF-NET V2", "RoboInter Manipulation Suite"."""
     start, end = span.start, span.end
-    while end < len(doc) and doc[end].text[:1].isupper() and doc[end].pos_ in {"PROPN", "NOUN"} and doc[end].is_alpha:
-        end += 1
+    while end < len(doc) and not doc[end - 1].whitespace_ is False and end < len(doc):
+        tok = doc[end]
+        if tok.is_alpha and tok.text[:1].isupper() and tok.pos_ in {"PROPN", "NOUN"} and doc[end - 1].whitespace_:
+            end += 1
+        elif _VERSION.match(tok.text) and (doc[end - 1].whitespace_ or tok.text == "++"):
+            end += 1
+        else:
+            break
+    while start > 0 and doc[start - 1].is_alpha and doc[start - 1].text[:1].isupper() and doc[start - 1].pos_ == "PROPN" \
+            and doc[start - 1].whitespace_ and doc[start - 1].i != doc[start - 1].sent.start:
+        start -= 1
     return doc[start:end]
 
 
 def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], str | None]:
     """The mentions of what the paper proposes (typed, ``proposed=True``) and its short name."""
-    by_start = {}
-    for m in mentions:
-        by_start.setdefault(m.start, []).append(m)
-    proposed: list[Mention] = []
-    seen: set[tuple[int, int]] = set()
+    by_span = {(m.start, m.end): m for m in mentions}
+    abbr_sf = {(m.long_form or "").lower(): m for m in mentions if m.rule == "abbreviation" and m.short_form == m.text}
+    proposed: dict[tuple[int, int], Mention] = {}
 
-    def add(span: Span, type_name: str, descriptor_tokens: list[Token]) -> None:
-        if not span.text.strip():
+    def add(span: Span, type_name: str) -> None:
+        text = T.clean_label(span.text)
+        if not text or text in T.NOT_NAMES or _VERSION.match(text):
             return
-        existing = [m for m in by_start.get(span.start_char, []) if m.end == span.end_char]
-        long_form = next((m.long_form for m in existing if m.long_form), None)
-        short_form = next((m.short_form for m in existing if m.short_form), None)
         key = (span.start_char, span.end_char)
-        if key in seen:
+        if any(k[0] <= key[0] < k[1] or key[0] <= k[0] < key[1] for k in proposed):
             return
-        seen.add(key)
-        proposed.append(Mention(span.start_char, span.end_char, type_name, T.clean_label(span.text), "proposal",
-                                long_form=long_form, short_form=short_form, proposed=True))
+        m = by_span.get(key)
+        proposed[key] = Mention(key[0], key[1], type_name, text, "proposal",
+                                long_form=m.long_form if m else None, short_form=m.short_form if m else None,
+                                proposed=True)
 
-    def names_in(region: list[Token]) -> list[Span]:
-        idx = {t.i for t in region}
-        spans = []
-        for m in mentions:
-            span = doc.char_span(m.start, m.end, alignment_mode="expand")
-            if span is None or not any(t.i in idx for t in span):
+    main_type = "Method"
+    for tok in doc:
+        lemma = tok.lemma_.lower()
+        naming = lemma in NAMING_VERBS and (tok.tag_ == "VBN" or _is_self_trigger(tok))
+        if not naming and not (lemma in PROPOSE_VERBS and tok.pos_ in {"VERB", "AUX", "ADJ"} and _is_self_trigger(tok)):
+            continue
+        window = _window(doc, tok)
+        if not window:
+            continue
+        names = _name_spans(doc, window, mentions)
+        lemmas = {t.lemma_.lower() for t in window}
+        window_type = "Dataset" if lemmas & (DATASET_NOUNS | {"resource"}) else "Metric" if lemmas & _METRIC_NOUNS else "Method"
+        if names:
+            for span in names:
+                add(span, _descriptor(doc, span) or window_type)
+            if not proposed:
                 continue
-            if m.rule in {"name", "dataset-name"} or (m.rule == "abbreviation" and m.short_form == m.text):
-                spans.append(span)
-        # names the recogniser typed as vocabulary or nothing: bare capitalised words
-        for t in region:
-            if T.is_name(t.text) and not any(s.start <= t.i < s.end for s in spans):
-                spans.append(doc[t.i : t.i + 1])
-        return sorted(spans, key=lambda s: s.start)
-
-    for sent in doc.sents:
-        for tok in sent:
-            lemma = tok.lemma_.lower()
-            region: list[Token] = []
-            if lemma in PROPOSE_VERBS and tok.pos_ == "VERB" and _is_self_subject(tok):
-                for obj in _objects(tok):
-                    region += _region(obj)
-            elif lemma in NAMING_VERBS and tok.dep_ in {"acl", "relcl", "advcl", "conj", "ROOT"} and tok.tag_ == "VBN":
-                # "a framework called X" when the framework is the paper's own
-                region = [t for t in tok.subtree if t.i > tok.i]
-            if not region:
-                continue
-            names = names_in(region)
-            head_tokens = [t for t in region if t.pos_ in {"NOUN", "PROPN"}]
-            if names:
-                for span in names:
-                    span = _capitalised_run(doc, span)
-                    nxt = doc[span.end] if span.end < len(doc) else None
-                    t = _descriptor_type(head_tokens)
-                    if nxt is not None and nxt.lemma_.lower() in DATASET_NOUNS:
-                        t = "Dataset"
-                    add(span, t, head_tokens)
-            else:
-                # no name: a specific method phrase ("the augmented permanental process")
-                for m in mentions:
-                    if m.rule == "phrase" and m.type == "Method" and region and region[0].idx <= m.start < region[-1].idx + len(region[-1]):
-                        span = doc.char_span(m.start, m.end, alignment_mode="expand")
-                        if span is not None and span.root.lower_ not in GENERIC_HEADS:
-                            add(span, "Method", head_tokens)
+        else:
+            # no name: a long form defined right there, or a specific method phrase
+            for m in mentions:
+                if not (window[0].idx <= m.start < window[-1].idx + len(window[-1])):
+                    continue
+                if m.rule == "abbreviation" and m.long_form == m.text:
+                    sf = abbr_sf.get(m.text.lower())
+                    if sf is not None:
+                        span = doc.char_span(sf.start, sf.end, alignment_mode="expand")
+                        if span is not None:
+                            add(span, _descriptor(doc, span) or window_type)
+                            break
+                if m.rule == "phrase" and m.type == "Method":
+                    span = doc.char_span(m.start, m.end, alignment_mode="expand")
+                    if span is not None and span.root.lower_ not in GENERIC_HEADS and len(span) >= 2:
+                        add(span, window_type)
                         break
-    # "X, a novel framework ..." / "X is a new benchmark" at the start of a sentence
+        main_type = window_type
+    # "X, a novel framework ..." at the start of a sentence
     for sent in doc.sents:
-        first = T.words(sent.as_doc()) if False else None  # noqa: F841 (kept simple below)
         toks = list(sent)
-        if len(toks) > 3 and T.is_name(toks[0].text) and toks[1].text in {",", ":"} and toks[2].lower_ in {"a", "an"}:
-            desc = toks[2:8]
-            if any(t.lower_ in {"novel", "new", "simple", "unified", "general", "first"} for t in desc):
-                add(doc[toks[0].i : toks[0].i + 1], _descriptor_type(desc), desc)
+        if len(toks) > 3 and T.is_name(toks[0].text) and toks[1].text == "," and toks[2].lower_ in {"a", "an"}:
+            if any(t.lower_ in {"novel", "new", "first"} for t in toks[2:8]):
+                span = _extend(doc, doc[toks[0].i : toks[0].i + 1])
+                add(span, _descriptor(doc, span) or "Method")
+    # names that extend a proposed name: "RoboInter" -> "RoboInter-VQA", "RoboInter-Data"
+    stems = {p.text.split()[0].split("-")[0] for p in proposed.values() if T.is_name(p.text.split()[0])}
+    for span in T.name_candidates(doc):
+        first = span.text.split("-")[0]
+        if first in stems and span.text not in stems and "-" in span.text:
+            add(span, _descriptor(doc, span) or main_type)
+    out = sorted(proposed.values())
+    named = [p for p in out if T.is_name(p.text) or p.short_form or p.text[:1].isupper()]
     name = None
-    names = [p for p in proposed if T.is_name(p.text) or p.short_form]
-    if names:
-        first = min(names, key=lambda p: p.start)
+    if named:
+        first = named[0]
         name = first.short_form or first.text
-    elif proposed:
-        name = proposed[0].text
-    return proposed, name
+    elif out:
+        name = out[0].text
+    return out, name
 
 
 def with_proposed(mentions: list[Mention], proposed: list[Mention]) -> list[Mention]:
-    """Mentions with those of proposed artifacts marked (same span) and new ones added."""
+    """Mentions with those of proposed artifacts marked (same span), the rest of the proposals added.
+
+    Every other mention of a proposed name in the abstract is marked too, so the paper links to what
+    it introduces by kg:proposes only.
+    """
     spans = {(p.start, p.end): p for p in proposed}
+    texts = {p.text: p for p in proposed}
     out = []
     for m in mentions:
-        p = spans.pop((m.start, m.end), None)
-        if p is not None:
-            out.append(dataclasses.replace(m, proposed=True, type=p.type if m.rule in {"name", "dataset-name"} else m.type))
+        p = spans.pop((m.start, m.end), None) or texts.get(m.text) or (texts.get(m.short_form) if m.short_form else None)
+        if p is not None and m.type in {"Method", "Dataset", "Metric", "Task"}:
+            out.append(dataclasses.replace(m, proposed=True, type=p.type, long_form=m.long_form or p.long_form,
+                                           short_form=m.short_form or p.short_form))
         else:
             out.append(m)
-    out += spans.values()
-    return sorted(out)
+    covered = [(m.start, m.end) for m in out]
+    for p in spans.values():
+        out = [m for m in out if not (m.start < p.end and p.start < m.end and m.type == p.type and not m.proposed)]
+        out.append(p)
+    del covered
+    return sorted(set(out))
 
 
 _URL = re.compile(r"https?://[^\s<>\"'()\[\]{}]+[^\s<>\"'()\[\]{}.,;:!?]")

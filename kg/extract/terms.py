@@ -6,6 +6,7 @@ Each helper takes a spaCy ``Doc`` (and what earlier helpers found) and returns
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 
 from spacy.tokens import Doc, Span, Token
@@ -13,11 +14,15 @@ from spacy.tokens import Doc, Span, Token
 from kg.extract.abbreviations import Abbreviation
 from kg.extract.lexicon import (
     DATASET_NOUNS,
+    EVALUATIVE,
     GENERIC_HEADS,
+    GENERIC_METHOD_TERMS,
+    LEARNING_SETTINGS,
     GENERIC_MODIFIERS,
     METHOD_HEADS,
     NOT_NAMES,
     TASK_HEADS,
+    TECHNICAL_ADJECTIVES,
     WEAK_TASK_HEADS,
 )
 from kg.extract.types import Mention
@@ -41,6 +46,29 @@ def clean_label(text: str) -> str:
     return text.strip(" \t\n,.;:()[]'\"`")
 
 
+_SPLIT = re.compile(r"[\s\-_/,:;()\[\]'\"`.\u2010-\u2015\u2212]+")
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def norm_key(text: str) -> str:
+    """The matching key of a written form: NFKC, lower case, punctuation and spaces dropped, plurals folded."""
+    text = unicodedata.normalize("NFKC", clean_label(text)).lower()
+    parts = [re.sub(r"[^0-9a-z+&α-ω]", "", w) for w in _SPLIT.split(text)]
+    parts = [p for p in parts if p]
+    if not parts:
+        return ""
+    parts = [_singular(p) for p in parts]
+    return "".join(parts)
+
+
+
 def words(doc: Doc) -> Iterator[Span]:
     """Maximal runs of tokens with no whitespace between them, edge punctuation excluded."""
     start = 0
@@ -59,6 +87,11 @@ def words(doc: Doc) -> Iterator[Span]:
         start = end + 1
 
 
+def is_generic_method(text: str) -> bool:
+    """Is ``text`` a method name too general to be a node ("neural networks", "deep learning", "policy")?"""
+    return norm_key(text) in GENERIC_METHOD_TERMS
+
+
 def is_name(text: str) -> bool:
     """Does ``text`` look like the name of an artifact (PaAno, BIOT, TSB-AD, CIFAR10)?"""
     text = clean_label(text)
@@ -66,7 +99,7 @@ def is_name(text: str) -> bool:
         return False
     if re.fullmatch(r"[\d.,%x×\-+]+", text) or re.fullmatch(r"\d+[A-Za-z]{0,2}", text):
         return False
-    if re.match(r"^(?:19|20)\d\d[a-z]?$", text):
+    if re.match(r"^(?:19|20)\d\d[a-z]?$", text) or re.match(r"^[vV]\d+(?:\.\d+)*$", text):
         return False
     return bool(_NAME.match(text))
 
@@ -74,6 +107,7 @@ def is_name(text: str) -> bool:
 def _strip_edges(tokens: list[Token]) -> list[Token]:
     while tokens and (
         tokens[0].lower_ in GENERIC_MODIFIERS
+        or tokens[0].lower_ in EVALUATIVE
         or tokens[0].pos_ in {"DET", "PRON", "NUM", "ADV", "CCONJ", "PUNCT", "ADP", "PART", "SYM"}
         or tokens[0].tag_ in {"PRP$", "WDT", "-LRB-", "-RRB-"}
     ):
@@ -109,7 +143,11 @@ def classify_phrase(tokens: list[Token]) -> str | None:
     if cls is None:
         return None
     lemma = head.lemma_.lower()
+    if lemma == "learning" and mods and any(t.lower_ in LEARNING_SETTINGS for t in mods):
+        return "Task"
     if cls == "Task":
+        if len(tokens) == 1:
+            return None  # "classification", "prediction": too general alone
         if lemma in WEAK_TASK_HEADS and len(mods) < 1:
             return None
         if head.lower_.endswith("ing") and head.lower_ not in TASK_HEADS and lemma not in TASK_HEADS:
@@ -117,9 +155,12 @@ def classify_phrase(tokens: list[Token]) -> str | None:
         return "Task" if mods or lemma not in WEAK_TASK_HEADS else None
     # Method: generic heads need a specific, non-generic modifier
     if head.lower_ in GENERIC_HEADS or lemma in GENERIC_HEADS:
-        specific = [t for t in mods if t.pos_ in {"NOUN", "PROPN", "ADJ", "VERB"} and t.lower_ not in GENERIC_HEADS]
+        specific = [t for t in mods if (t.pos_ in {"NOUN", "PROPN"} or t.lower_ in TECHNICAL_ADJECTIVES
+                                        or "-" in t.text or is_name(t.text)) and t.lower_ not in GENERIC_HEADS]
         if not specific:
             return None
+    if is_generic_method(" ".join(t.text for t in tokens)):
+        return None
     return "Method"
 
 
@@ -150,6 +191,23 @@ def phrase_candidates(doc: Doc) -> Iterator[tuple[Span, str]]:
                 break
         if not emitted:
             continue
+
+
+def gerund_tasks(doc: Doc) -> Iterator[Span]:
+    """Tasks written as a gerund and its object after "for"/"of": "for sampling constrained distributions"."""
+    for tok in doc:
+        if tok.tag_ != "VBG" or tok.dep_ != "pcomp" or tok.head.lower_ not in {"for", "of", "on", "in", "to"}:
+            continue
+        objs = [c for c in tok.children if c.dep_ == "dobj" and c.pos_ in {"NOUN", "PROPN"}]
+        if not objs:
+            continue
+        obj = objs[0]
+        left = min([obj.i] + [c.i for c in obj.lefts if c.dep_ in {"amod", "compound"} and c.pos_ != "DET"])
+        tokens = [t for t in doc[left : obj.i + 1]]
+        tokens = _strip_edges(tokens)
+        if not tokens or len(tokens) > 4 or tokens[0].i != left or tok.lower_ in {"using", "making", "having", "being", "providing", "including", "allowing", "enabling", "achieving"}:
+            continue
+        yield doc[tok.i : obj.i + 1]
 
 
 def task_extension(doc: Doc, span: Span) -> Span:
