@@ -125,10 +125,19 @@ def summarise(graph: Graph, summary: BuildSummary) -> None:
     summary.proposes = sum(1 for _ in graph.triples((None, KG.proposes, None)))
 
 
+def write_views(graph: Graph, out: Path) -> list[Path]:
+    """Write the interactive overview (graph.html) and the statistics report (report.html)."""
+    from kg.report import write_report
+    from kg.viz import typed, write_overview
+
+    typed_graph = typed(graph)
+    return [write_overview(typed_graph, out / "graph.html"), write_report(typed_graph, out / "report.html")]
+
+
 def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fmt: str | None = None,
           workers: int = 1, progress: ProgressFn | None = None,
           on_skip: Callable[[SkippedRecord], None] | None = None, model: str | None = None,
-          max_chars: int | None = None, store: str | Path | None = None) -> BuildSummary:
+          max_chars: int | None = None, store: str | Path | None = None, views: bool = True) -> BuildSummary:
     """Build the knowledge graph of ``inputs`` into ``output_dir/kg.ttl`` (and a store, if given)."""
     from kg.formats import write_graph
 
@@ -151,6 +160,8 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     summary.outputs.append(write_graph(graph, out / "kg.ttl", "turtle"))
+    if views:
+        summary.outputs += write_views(graph, out)
     if store is not None:
         from kg.store import save_to_store
 

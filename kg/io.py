@@ -24,6 +24,9 @@ def atomic_open(path: str | Path) -> Iterator[IO[bytes]]:
     except OSError as exc:
         raise GraphError(f"cannot write {target}: {exc.strerror or exc}; check the directory exists and is writable") from exc
     tmp = Path(tmp_name)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600 files; outputs are ordinary files
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle

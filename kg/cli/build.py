@@ -20,10 +20,12 @@ PROGRESS_THRESHOLD = 40
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
               help="Extraction processes (default: the cores available).")
 @click.option("--store", type=click.Path(path_type=Path), default=None, help="Also fill a persistent Oxigraph store here.")
+@click.option("--views/--no-views", default=True, show_default=True,
+              help="Also write graph.html (interactive overview) and report.html.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
 @handle_errors
 def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: int | None, store: Path | None,
-          quiet: bool) -> None:
+          views: bool, quiet: bool) -> None:
     """Build the knowledge graph of INPUTS (seed text files, JSONL(.gz), CSV/TSV, or directories)."""
     from kg.build import build as run_build
 
@@ -46,7 +48,7 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
     n_workers = workers or len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (workers or os.cpu_count() or 1)
     try:
         summary = run_build(inputs, output_dir, fmt=fmt, workers=n_workers, progress=progress, on_skip=on_skip,
-                            store=store)
+                            store=store, views=views)
     finally:
         if bar is not None:
             bar.close()
