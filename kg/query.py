@@ -250,10 +250,17 @@ def _run_rdflib(graph: Graph, text: str, bindings: Mapping[str, Node]) -> QueryR
     return QueryResult(kind=result.type.lower(), graph=out)
 
 
-def _execute(graph: Graph, text: str, bindings: Mapping[str, Node]) -> QueryResult:
+_LATERAL = re.compile(r"\bLATERAL\s*\{")
+
+
+def _execute(graph: Graph, text: str, bindings: Mapping[str, Node], saved: SavedQuery | None = None) -> QueryResult:
     store = oxigraph_of(graph)
     if store is not None:
         return _run_oxigraph(store, text, bindings)
+    if saved is not None:
+        # Saved queries use LATERAL only to make Oxigraph start from the bound parameter; each LATERAL
+        # group there joins on its shared variables alone, so a plain group means the same to rdflib.
+        text = _LATERAL.sub("{", text)
     return _run_rdflib(graph, text, bindings)
 
 
@@ -363,9 +370,9 @@ def run_query(graph: Graph, text_or_saved_name: str, params: Mapping[str, Any] |
             raise QueryError("parameters cannot be bound in a SPARQL Update")
         result = _run_update(graph, text)
     elif timeout is not None and timeout > 0 and hasattr(os, "fork"):
-        result = _in_worker(lambda: _execute(graph, text, bindings), timeout)
+        result = _in_worker(lambda: _execute(graph, text, bindings, saved), timeout)
     else:
-        result = _execute(graph, text, bindings)
+        result = _execute(graph, text, bindings, saved)
     if saved is not None and result.kind == "select" and bindings:
         _drop_columns(result, set(bindings))
     result.seconds = time.perf_counter() - started

@@ -76,10 +76,20 @@ def test_saved_query_params_are_declared_and_required(graph):
 def test_entity_param_accepts_iri_prefixed_name_label_and_alias(graph):
     answers = [
         run_query(graph, "entity-aliases", {"entity": value}, timeout=None).rows
-        for value in (f"{ID}method/cnn", "id:method/cnn", "convolutional neural network", "cnn", "CONVNET")
+        for value in (f"{ID}method/cnn", "id:method/cnn", "convolutional neural network", "CNN", "ConvNet")
     ]
     assert all(a == answers[0] for a in answers)
     assert {str(r[3]) for r in answers[0]} == {"CNN", "ConvNet"}
+    assert run_query(graph, "entity-aliases", {"entity": "convnet"}, timeout=None).rows == []  # exact text only
+
+
+def test_paper_param_accepts_iri_prefixed_name_label_and_title(graph):
+    answers = [
+        run_query(graph, "paper-proposes", {"paper": value}, timeout=None).rows
+        for value in (f"{ID}paper/b1b1b1b1b1b1b1b1", "id:paper/b1b1b1b1b1b1b1b1", "ViT", "An Image is Worth 16x16 Words")
+    ]
+    assert all(a == answers[0] for a in answers)
+    assert [str(r[0]) for r in answers[0]] == [f"{ID}method/vit"]
 
 
 def test_kinds_select_ask_construct_describe(graph):
