@@ -5,20 +5,27 @@ Outputs are written atomically, so a failure leaves any previous output untouche
 """
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 from rdflib import Graph, URIRef
 from rdflib.namespace import RDF
 
+from kg.cache import CACHE_DIR, CACHE_FILE, ExtractionCache, pipeline_fingerprint, text_key
 from kg.corpus import Paper, merge_records
+from kg.engines import EngineOptions
 from kg.extract.types import ENTITY_TYPES, PaperExtraction
 from kg.ingest import SkippedRecord, read_records
 
 ProgressFn = Callable[[int, int], None]
+
+#: triples added to the store per batch while streaming
+TRIPLE_BATCH = 50_000
 
 
 @dataclass
@@ -27,6 +34,9 @@ class BuildSummary:
 
     records: int = 0
     papers: int = 0
+    #: abstracts extracted in this build, and taken from the extraction cache
+    extracted: int = 0
+    cached: int = 0
     duplicates: int = 0
     skipped: list[SkippedRecord] = field(default_factory=list)
     entities: Counter = field(default_factory=Counter)
@@ -34,82 +44,90 @@ class BuildSummary:
     proposes: int = 0
     triples: int = 0
     seconds: float = 0.0
-    outputs: list[Path] = field(default_factory=list)
-
-
-def _extract_serial(texts: Sequence[str], progress: ProgressFn | None, model: str | None) -> Iterator[PaperExtraction]:
-    from kg.extract import extract_texts, load_nlp
-
-    nlp = load_nlp(model)
-    for i, ex in enumerate(extract_texts(texts, nlp), 1):
-        if progress:
-            progress(i, len(texts))
-        yield ex
-
-
-def _worker_extract(texts: list[str]) -> list[PaperExtraction]:
-    from kg.extract import extract_texts
-
-    return list(extract_texts(texts))
-
-
-def _extract_parallel(texts: Sequence[str], workers: int, progress: ProgressFn | None) -> Iterator[PaperExtraction]:
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
-
-    chunk = 64
-    chunks = [list(texts[i : i + chunk]) for i in range(0, len(texts), chunk)]
-    ctx = mp.get_context("spawn")
-    done = 0
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        for result in pool.map(_worker_extract, chunks):
-            for ex in result:
-                done += 1
-                if progress:
-                    progress(done, len(texts))
-                yield ex
+    outputs: list[Path | str] = field(default_factory=list)
 
 
 def extract_papers(papers: Sequence[Paper], workers: int = 1, progress: ProgressFn | None = None,
-                   model: str | None = None) -> list[PaperExtraction]:
-    """Run extraction over the papers' abstracts, in order, on ``workers`` processes."""
+                   model: str | None = None, *, engine: str = "local",
+                   options: EngineOptions | None = None) -> list[PaperExtraction]:
+    """Run extraction over the papers' abstracts on ``workers`` processes; results in input order."""
+    from kg.engines import get_engine
+
     texts = [p.abstract for p in papers]
-    if workers > 1 and len(texts) > 64:
-        return list(_extract_parallel(texts, workers, progress))
-    return list(_extract_serial(texts, progress, model))
+    options = options or EngineOptions(workers=workers, model=model)
+    results: list[PaperExtraction | None] = [None] * len(texts)
+    for done, (i, ex) in enumerate(get_engine(engine)(texts, options), 1):
+        results[i] = ex
+        if progress:
+            progress(done, len(texts))
+    return results  # type: ignore[return-value]
 
 
-def build_graph(papers: Sequence[Paper], extractions: Sequence[PaperExtraction]) -> Graph:
-    """The RDF graph of ``papers`` and their extractions, entities resolved across the corpus."""
-    from kg.extract.vocab import load_vocabulary
+def _graph_triples(papers: Sequence[Paper], extractions: Iterable[PaperExtraction], resolution, vocabulary,
+                   rules: set[str]) -> Iterator:
+    """Every triple of the graph, paper by paper, then the entities and extractors."""
     from kg.rdf import entity_triples, link_triples, paper_triples
-    from kg.resolve import resolve
-    from kg.store import add_triples, new_graph
-
-    vocabulary = load_vocabulary()
-    pairs = [(p.iri, ex) for p, ex in zip(papers, extractions)]
-    resolution = resolve(pairs, vocabulary)
-    graph = new_graph()
-
     from kg.rdf.evidence import EntityIndex
     from kg.rdf.relations import relation_triples
     from kg.rdf.results import result_triples
 
     index = EntityIndex(resolution, vocabulary)
+    for paper, ex in zip(papers, extractions, strict=True):
+        yield from paper_triples(paper, ex)
+        yield from link_triples(paper, ex, resolution)
+        yield from result_triples(paper, ex, index)
+        yield from relation_triples(paper, ex, index)
+    yield from entity_triples(resolution, rules)
+    for iri, ent in resolution.entities.items():
+        if ent.concept:
+            yield from vocabulary.concept_triples(iri)
 
-    def triples() -> Iterator:
-        for paper, ex in zip(papers, extractions):
-            yield from paper_triples(paper, ex)
-            yield from link_triples(paper, ex, resolution)
-            yield from result_triples(paper, ex, index)
-            yield from relation_triples(paper, ex, index)
-        rules = {m.rule for ex in extractions for m in ex.mentions}
-        yield from entity_triples(resolution, rules)
-        for iri, ent in resolution.entities.items():
-            if ent.concept:
-                yield from vocabulary.concept_triples(iri)
 
-    add_triples(graph, triples())
+def _add_in_batches(graph: Graph, triples: Iterator, batch: int = TRIPLE_BATCH) -> None:
+    """Stream ``triples`` into ``graph`` ``batch`` at a time (no list of every triple is ever built)."""
+    from kg.store import add_triples
+
+    while True:
+        part = list(islice(triples, batch))
+        if not part:
+            return
+        add_triples(graph, part)
+
+
+def build_graph(papers: Sequence[Paper], extractions: Sequence[PaperExtraction]) -> Graph:
+    """The RDF graph of ``papers`` and their extractions, entities resolved across the corpus."""
+    from kg.extract.vocab import load_vocabulary
+    from kg.resolve import resolve
+    from kg.store import new_graph
+
+    vocabulary = load_vocabulary()
+    resolution = resolve([(p.iri, ex) for p, ex in zip(papers, extractions)], vocabulary)
+    rules = {m.rule for ex in extractions for m in ex.mentions}
+    graph = new_graph()
+    _add_in_batches(graph, _graph_triples(papers, extractions, resolution, vocabulary, rules))
+    return graph
+
+
+def build_graph_from_cache(papers: Sequence[Paper], keys: Sequence[str], cache: ExtractionCache) -> Graph:
+    """:func:`build_graph` reading the extractions from ``cache`` twice instead of holding them all.
+
+    Resolution is corpus-global, so it sees every paper's mentions (only the mentions are kept in
+    memory); the triples are then made paper by paper from a second pass over the cache.
+    """
+    from kg.extract.vocab import load_vocabulary
+    from kg.resolve import resolve
+    from kg.store import new_graph
+
+    vocabulary = load_vocabulary()
+    rules: set[str] = set()
+    pairs = []
+    for paper, ex in zip(papers, cache.get_many(keys), strict=True):
+        pairs.append((paper.iri, PaperExtraction(mentions=ex.mentions)))
+        rules.update(m.rule for m in ex.mentions)
+    resolution = resolve(pairs, vocabulary)
+    del pairs
+    graph = new_graph()
+    _add_in_batches(graph, _graph_triples(papers, cache.get_many(keys), resolution, vocabulary, rules))
     return graph
 
 
@@ -134,37 +152,93 @@ def write_views(graph: Graph, out: Path) -> list[Path]:
     return [write_overview(typed_graph, out / "graph.html"), write_report(typed_graph, out / "report.html")]
 
 
+def _cache_path(cache: bool | str | Path | None, out: Path) -> Path | None:
+    if cache is False or cache is None:
+        return None
+    directory = out / CACHE_DIR if cache is True else Path(cache)
+    return directory / CACHE_FILE
+
+
+def _save_store(graph: Graph, store: str | Path) -> Path | str:
+    """Fill the persistent store ``store``: an Oxigraph directory, or a remote SPARQL server (http/https URL)."""
+    if str(store).startswith(("http://", "https://")):
+        from kg.remote import replace_graph
+
+        replace_graph(str(store), graph)
+        return str(store)
+    from kg.store import save_to_store
+
+    return save_to_store(graph, store)
+
+
 def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fmt: str | None = None,
           workers: int = 1, progress: ProgressFn | None = None,
           on_skip: Callable[[SkippedRecord], None] | None = None, model: str | None = None,
-          max_chars: int | None = None, store: str | Path | None = None, views: bool = True) -> BuildSummary:
-    """Build the knowledge graph of ``inputs`` into ``output_dir/kg.ttl`` (and a store, if given)."""
+          max_chars: int | None = None, store: str | Path | None = None, views: bool = True,
+          append: bool = False, cache: bool | str | Path | None = True, engine: str = "local",
+          scheduler: str | None = None, in_process_below: int = 256,
+          chunk_size: int | None = None) -> BuildSummary:
+    """Build the knowledge graph of ``inputs`` into ``output_dir/kg.ttl`` (and a store, if given).
+
+    ``append`` adds ``inputs`` to the build recorded in ``output_dir/manifest.json`` (rebuilt together,
+    known abstracts from the cache). ``cache`` is True (``output_dir/.cache/``), a directory, or False.
+    ``engine`` names an entry of :data:`kg.engines.ENGINES` ("local" processes or "dask", with
+    ``scheduler`` the Dask address); inputs under ``in_process_below`` abstracts are extracted in this
+    process. The previous outputs stay untouched until the new ones are complete.
+    """
     from kg.formats import write_graph
+    from kg.manifest import Manifest, manifest_inputs, merge_inputs, read_manifest, write_manifest
 
     started = time.perf_counter()
     summary = BuildSummary()
+    out = Path(output_dir)
 
     def skip(s: SkippedRecord) -> None:
         summary.skipped.append(s)
         if on_skip:
             on_skip(s)
 
+    given = [str(p) for p in inputs]
+    if append:
+        previous = read_manifest(out)
+        given = merge_inputs(manifest_inputs(previous), given)
+        fmt = fmt or previous.format
+        max_chars = max_chars or previous.max_chars
     kwargs = {"max_chars": max_chars} if max_chars else {}
-    records = list(read_records(list(inputs), fmt=fmt, on_skip=skip, **kwargs))
+    records = list(read_records(given, fmt=fmt, on_skip=skip, **kwargs))
     summary.records = len(records)
     papers, summary.duplicates = merge_records(records)
+    del records
     summary.papers = len(papers)
-    extractions = extract_papers(papers, workers=workers, progress=progress, model=model)
-    graph = build_graph(papers, extractions)
+
+    options = EngineOptions(workers=workers, model=model, in_process_below=in_process_below,
+                            chunk_size=chunk_size, scheduler=scheduler)
+    with ExtractionCache(_cache_path(cache, out), pipeline_fingerprint(model)) as extractions:
+        keys = [text_key(p.abstract) for p in papers]
+        known = extractions.keys()
+        missing = [i for i, k in enumerate(keys) if k not in known]
+        summary.cached = len(papers) - len(missing)
+        summary.extracted = len(missing)
+        if missing:
+            from kg.engines import get_engine
+
+            texts = [papers[i].abstract for i in missing]
+            for done, (j, ex) in enumerate(get_engine(engine)(texts, options), 1):
+                extractions.put(keys[missing[j]], ex)
+                if progress:
+                    progress(done, len(texts))
+            del texts
+        extractions.flush()
+        graph = build_graph_from_cache(papers, keys, extractions)
+        extractions.prune()
     summarise(graph, summary)
-    out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     summary.outputs.append(write_graph(graph, out / "kg.ttl", "turtle"))
     if views:
         summary.outputs += write_views(graph, out)
     if store is not None:
-        from kg.store import save_to_store
-
-        summary.outputs.append(save_to_store(graph, store))
+        summary.outputs.append(_save_store(graph, store))
+    write_manifest(out, Manifest(inputs=given, cwd=os.getcwd(), format=fmt, max_chars=max_chars,
+                                 papers=summary.papers, triples=summary.triples))
     summary.seconds = time.perf_counter() - started
     return summary

@@ -188,7 +188,12 @@ def open_store(directory: str | Path, *, create: bool = False, read_only: bool =
 
 def load_graph(path_or_store: str | Path) -> Graph:
     """Load a graph: an RDF file (.ttl, .nt, .nq, .trig, .jsonld, .rdf) parsed fast into an Oxigraph-backed
-    in-memory graph, or a persistent Oxigraph store directory opened read-only."""
+    in-memory graph, a persistent Oxigraph store directory opened read-only, or a remote SPARQL store
+    (http/https URL, see :mod:`kg.remote`) queried where it lives."""
+    if str(path_or_store).startswith(("http://", "https://")):
+        from kg.remote import remote_graph
+
+        return remote_graph(str(path_or_store))
     path = Path(path_or_store)
     if path.is_dir():
         return open_store(path, read_only=True)
@@ -263,8 +268,8 @@ def graph_from_options(graph_path: str | Path | None = None, store: str | None =
         if str(store).startswith(("http://", "https://")):
             if writable:
                 raise GraphError(f"--store {store}: a remote SPARQL endpoint is read-only here")
-            from rdflib.plugins.stores.sparqlstore import SPARQLStore
+            from kg.remote import remote_graph
 
-            return Graph(store=SPARQLStore(query_endpoint=str(store)), bind_namespaces="none")
+            return remote_graph(str(store))
         return open_store(store, read_only=not writable)
     return load_graph(graph_path if graph_path is not None else default)

@@ -2,29 +2,52 @@
 from __future__ import annotations
 
 import os
+import re
+from collections import Counter
 from pathlib import Path
 
 import click
 
 from kg.cli.common import handle_errors
+from kg.engines import ENGINES
 
 #: above this many abstracts a progress bar is shown
 PROGRESS_THRESHOLD = 40
 
+_LINE = re.compile(r"^(line|record) \d+[:,]?\s*")
+_NUMBERS = re.compile(r"\d[\d,]*")
+
+
+def _reason_kind(reason: str) -> str:
+    """A skip reason without its line and numbers, to count skipped records by kind."""
+    return _NUMBERS.sub("N", _LINE.sub("", reason))
+
 
 @click.command()
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("inputs", nargs=-1, required=False, type=click.Path(path_type=Path))
 @click.option("--output", "-o", "output_dir", type=click.Path(path_type=Path), default=Path("output"),
               show_default=True, help="Directory for kg.ttl and the other outputs.")
 @click.option("--format", "fmt", default=None, help="Input format of every file (seed, jsonl, csv, tsv); default: detected.")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
               help="Extraction processes (default: the cores available).")
-@click.option("--store", type=click.Path(path_type=Path), default=None, help="Also fill a persistent Oxigraph store here.")
+@click.option("--store", default=None, metavar="DIR|URL",
+              help="Also fill a persistent store: an Oxigraph directory, or a SPARQL server URL "
+                   "(http://host:7878, http://host:3030/ds#fuseki; see docs/remote-stores.md).")
+@click.option("--append", is_flag=True,
+              help="Add INPUTS to the build already in --output (rebuilt together; known abstracts from the cache).")
+@click.option("--cache", "cache_dir", type=click.Path(path_type=Path), default=None, metavar="DIR",
+              help="Extraction cache directory (default: OUTPUT/.cache).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the extraction cache.")
+@click.option("--engine", type=click.Choice(sorted(ENGINES)), default="local", show_default=True,
+              help="Where extraction runs: local processes, or a Dask cluster.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Dask scheduler address (tcp://HOST:8786) for --engine dask; default: start a LocalCluster.")
 @click.option("--views/--no-views", default=True, show_default=True,
               help="Also write graph.html (interactive overview) and report.html.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
 @handle_errors
-def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: int | None, store: Path | None,
+def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: int | None, store: str | None,
+          append: bool, cache_dir: Path | None, no_cache: bool, engine: str, scheduler: str | None,
           views: bool, quiet: bool) -> None:
     """Build the knowledge graph of INPUTS (seed text files, JSONL(.gz), CSV/TSV, or directories)."""
     from kg.build import build as run_build
@@ -45,10 +68,14 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
         if not quiet:
             click.secho(f"warning: {s.source.file}: {s.reason}; skipped", fg="yellow", err=True)
 
-    n_workers = workers or len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (workers or os.cpu_count() or 1)
+    if not inputs and not append:
+        raise click.UsageError("give INPUTS (files or directories), or --append to rebuild the previous inputs")
+    n_workers = workers or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    cache: bool | Path = False if no_cache else (cache_dir or True)
     try:
         summary = run_build(inputs, output_dir, fmt=fmt, workers=n_workers, progress=progress, on_skip=on_skip,
-                            store=store, views=views)
+                            store=store, views=views, append=append, cache=cache, engine=engine,
+                            scheduler=scheduler)
     finally:
         if bar is not None:
             bar.close()
@@ -57,6 +84,10 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
     ents = ", ".join(f"{n} {t.lower()}s" if t != "Modality" else f"{n} modalities" for t, n in summary.entities.items())
     click.echo(f"read {summary.records} records: {summary.papers} papers, {summary.duplicates} duplicates merged, "
                f"{len(summary.skipped)} skipped")
+    if summary.skipped:
+        reasons = Counter(_reason_kind(s.reason) for s in summary.skipped)
+        click.echo("skipped: " + ", ".join(f"{n} {r}" for r, n in reasons.most_common()))
+    click.echo(f"extracted {summary.extracted} abstracts, {summary.cached} from the cache")
     click.echo(f"entities: {ents}")
     click.echo(f"links: {summary.links} paper-entity links, {summary.proposes} proposes; {summary.triples} triples")
     for path in summary.outputs:

@@ -1,0 +1,138 @@
+"""The extraction cache: one pickled :class:`PaperExtraction` per abstract, in a SQLite file.
+
+Entries are keyed by the SHA-256 of the abstract text and stored under the *pipeline fingerprint*:
+the hash of :data:`kg.extract.model.PIPELINE_VERSION`, the spaCy pipeline's name and version and the
+contents of the ontology and vocabulary files. Changing any of them changes the fingerprint, so the
+old entries stop matching (and are pruned after the next complete build).
+
+Writes are committed in batches, so an interrupted build keeps what it has extracted so far.
+"""
+from __future__ import annotations
+
+import hashlib
+import pickle
+import sqlite3
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from kg.errors import GraphError
+from kg.extract.types import PaperExtraction
+
+#: default location of the cache, relative to the build's output directory
+CACHE_DIR = ".cache"
+CACHE_FILE = "extractions.sqlite"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS extractions (
+    pipeline TEXT NOT NULL,
+    key TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (pipeline, key)
+) WITHOUT ROWID
+"""
+
+
+def text_key(text: str) -> str:
+    """The cache key of an abstract: SHA-256 of its exact text (extraction depends on every character)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def pipeline_fingerprint(model: str | None = None) -> str:
+    """A hash of everything extraction depends on besides the text: code version, spaCy pipeline, vocabularies."""
+    import importlib.metadata
+
+    from kg.extract.model import PIPELINE_VERSION, find_model
+    from kg.resources import ontology_files
+
+    name = model or find_model()
+    h = hashlib.sha256()
+    h.update(f"paperkg-pipeline {PIPELINE_VERSION}\n{name}\n".encode())
+    for dist in (name, name.replace("_", "-"), "spacy"):
+        try:
+            h.update(f"{dist} {importlib.metadata.version(dist)}\n".encode())
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    for path in ontology_files():
+        h.update(path.name.encode() + b"\n" + path.read_bytes() + b"\n")
+    return h.hexdigest()[:32]
+
+
+class ExtractionCache:
+    """A SQLite file of extractions under one pipeline fingerprint; ``path=None`` keeps them in memory."""
+
+    def __init__(self, path: str | Path | None, fingerprint: str, batch: int = 256) -> None:
+        self.path = Path(path) if path is not None else None
+        self.fingerprint = fingerprint
+        self.batch = batch
+        self._pending: list[tuple[str, str, bytes]] = []
+        try:
+            if self.path is not None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.path) if self.path is not None else ":memory:")
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(_SCHEMA)
+            self._db.commit()
+        except sqlite3.DatabaseError as exc:
+            raise GraphError(f"extraction cache {self.path}: {exc}; delete the file to start a fresh cache") from exc
+
+    # -- reading
+    def keys(self) -> set[str]:
+        """The keys cached under this fingerprint."""
+        self.flush()
+        rows = self._db.execute("SELECT key FROM extractions WHERE pipeline = ?", (self.fingerprint,))
+        return {k for (k,) in rows}
+
+    def get(self, key: str) -> PaperExtraction | None:
+        """The cached extraction of ``key``, or None."""
+        self.flush()
+        row = self._db.execute("SELECT data FROM extractions WHERE pipeline = ? AND key = ?",
+                               (self.fingerprint, key)).fetchone()
+        return pickle.loads(row[0]) if row else None
+
+    def get_many(self, keys: Iterable[str], chunk: int = 500) -> Iterator[PaperExtraction]:
+        """The cached extractions of ``keys``, in order; KeyError names a missing key."""
+        self.flush()
+        keys = list(keys)
+        for i in range(0, len(keys), chunk):
+            part = keys[i : i + chunk]
+            marks = ",".join("?" * len(part))
+            rows = dict(self._db.execute(
+                f"SELECT key, data FROM extractions WHERE pipeline = ? AND key IN ({marks})",
+                (self.fingerprint, *part)))
+            for k in part:
+                yield pickle.loads(rows[k])
+
+    # -- writing
+    def put(self, key: str, extraction: PaperExtraction) -> None:
+        """Store ``extraction`` under ``key`` (committed with the next full batch or :meth:`flush`)."""
+        self._pending.append((self.fingerprint, key, pickle.dumps(extraction, protocol=pickle.HIGHEST_PROTOCOL)))
+        if len(self._pending) >= self.batch:
+            self.flush()
+
+    def flush(self) -> None:
+        """Commit the pending writes."""
+        if self._pending:
+            self._db.executemany("INSERT OR REPLACE INTO extractions VALUES (?, ?, ?)", self._pending)
+            self._db.commit()
+            self._pending.clear()
+
+    def prune(self) -> int:
+        """Delete the entries of other pipeline fingerprints; return how many were deleted."""
+        self.flush()
+        n = self._db.execute("DELETE FROM extractions WHERE pipeline != ?", (self.fingerprint,)).rowcount
+        self._db.commit()
+        return n
+
+    def close(self) -> None:
+        """Commit and close."""
+        try:
+            self.flush()
+        finally:
+            self._db.close()
+
+    def __enter__(self) -> "ExtractionCache":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
