@@ -51,13 +51,13 @@ def slug(name: str) -> str:
 
     Names made only of symbols fall back to a digest so that the slug is never empty.
     """
-    folded = unicodedata.normalize("NFKD", name)
-    folded = "".join(c for c in folded if not unicodedata.combining(c)).lower()
+    decomposed = unicodedata.normalize("NFKD", name)
+    folded = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
     out = _NON_ALNUM.sub("-", folded).strip("-")
-    if not out:
-        return "x" + digest(name, 12)
-    if len(out) > 80:
-        out = out[:64].rstrip("-") + "-" + digest(name, 8)
+    if not out:  # digest a normal form, so that NFC and NFD spellings of a name share the slug
+        return "x" + digest(" ".join(decomposed.split()), 12)
+    if len(out) > 80:  # digest the full slug, so that names with the same slug keep it when shortened
+        out = out[:64].rstrip("-") + "-" + digest(out, 8)
     return out
 
 
