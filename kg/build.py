@@ -1,14 +1,21 @@
 """``kg build``: read abstracts, extract entities, resolve them and write the graph.
 
-The pipeline: ingest -> merge duplicates -> extract (spaCy) -> resolve entities -> RDF -> write.
-Outputs are written atomically, so a failure leaves any previous output untouched.
+The pipeline: ingest -> merge duplicates -> extract (spaCy; cached per abstract, on local processes or
+a Dask cluster) -> resolve entities (corpus-global, mentions only) -> RDF streamed into a store (on
+disk for big corpora) -> sorted Turtle written by an external merge sort. Outputs are written
+atomically and the cache is committed in batches, so a failure or Ctrl-C leaves the previous output
+untouched and keeps what was extracted.
 """
 from __future__ import annotations
 
+import gc
 import os
+import shutil
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -21,11 +28,15 @@ from kg.corpus import Paper, merge_records
 from kg.engines import EngineOptions
 from kg.extract.types import ENTITY_TYPES, PaperExtraction
 from kg.ingest import SkippedRecord, read_records
+from kg.streamwrite import write_turtle
 
 ProgressFn = Callable[[int, int], None]
 
 #: triples added to the store per batch while streaming
 TRIPLE_BATCH = 50_000
+
+#: builds of this many papers or more keep the graph in a temporary on-disk store, not in memory
+DISK_GRAPH_PAPERS = 5_000
 
 
 @dataclass
@@ -108,7 +119,8 @@ def build_graph(papers: Sequence[Paper], extractions: Sequence[PaperExtraction])
     return graph
 
 
-def build_graph_from_cache(papers: Sequence[Paper], keys: Sequence[str], cache: ExtractionCache) -> Graph:
+def build_graph_from_cache(papers: Sequence[Paper], keys: Sequence[str], cache: ExtractionCache,
+                           graph: Graph | None = None) -> Graph:
     """:func:`build_graph` reading the extractions from ``cache`` twice instead of holding them all.
 
     Resolution is corpus-global, so it sees every paper's mentions (only the mentions are kept in
@@ -126,7 +138,7 @@ def build_graph_from_cache(papers: Sequence[Paper], keys: Sequence[str], cache: 
         rules.update(m.rule for m in ex.mentions)
     resolution = resolve(pairs, vocabulary)
     del pairs
-    graph = new_graph()
+    graph = new_graph() if graph is None else graph
     _add_in_batches(graph, _graph_triples(papers, cache.get_many(keys), resolution, vocabulary, rules))
     return graph
 
@@ -171,22 +183,42 @@ def _save_store(graph: Graph, store: str | Path) -> Path | str:
     return save_to_store(graph, store)
 
 
+@contextmanager
+def _scratch_graph(out: Path, on_disk: bool) -> Iterator[Graph]:
+    """The graph a build fills: in memory, or (big builds) an on-disk Oxigraph store removed afterwards."""
+    from kg.store import new_graph, open_store
+
+    if not on_disk:
+        yield new_graph()
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    directory = Path(tempfile.mkdtemp(prefix=".kg-build-", suffix=".tmp", dir=out))
+    try:
+        graph = open_store(directory / "store", create=True)
+        yield graph
+        graph.close()
+        del graph
+        gc.collect()  # RocksDB closes when the store is dropped
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fmt: str | None = None,
           workers: int = 1, progress: ProgressFn | None = None,
           on_skip: Callable[[SkippedRecord], None] | None = None, model: str | None = None,
           max_chars: int | None = None, store: str | Path | None = None, views: bool = True,
           append: bool = False, cache: bool | str | Path | None = True, engine: str = "local",
           scheduler: str | None = None, in_process_below: int = 256,
-          chunk_size: int | None = None) -> BuildSummary:
+          chunk_size: int | None = None, disk_graph_above: int = DISK_GRAPH_PAPERS) -> BuildSummary:
     """Build the knowledge graph of ``inputs`` into ``output_dir/kg.ttl`` (and a store, if given).
 
     ``append`` adds ``inputs`` to the build recorded in ``output_dir/manifest.json`` (rebuilt together,
     known abstracts from the cache). ``cache`` is True (``output_dir/.cache/``), a directory, or False.
     ``engine`` names an entry of :data:`kg.engines.ENGINES` ("local" processes or "dask", with
     ``scheduler`` the Dask address); inputs under ``in_process_below`` abstracts are extracted in this
-    process. The previous outputs stay untouched until the new ones are complete.
+    process. Builds of ``disk_graph_above`` papers or more hold the graph in a temporary on-disk store
+    (bounded memory). The previous outputs stay untouched until the new ones are complete.
     """
-    from kg.formats import write_graph
     from kg.manifest import Manifest, manifest_inputs, merge_inputs, read_manifest, write_manifest
 
     started = time.perf_counter()
@@ -229,15 +261,16 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
                     progress(done, len(texts))
             del texts
         extractions.flush()
-        graph = build_graph_from_cache(papers, keys, extractions)
-        extractions.prune()
-    summarise(graph, summary)
-    out.mkdir(parents=True, exist_ok=True)
-    summary.outputs.append(write_graph(graph, out / "kg.ttl", "turtle"))
-    if views:
-        summary.outputs += write_views(graph, out)
-    if store is not None:
-        summary.outputs.append(_save_store(graph, store))
+        with _scratch_graph(out, on_disk=len(papers) >= disk_graph_above) as graph:
+            build_graph_from_cache(papers, keys, extractions, graph)
+            extractions.prune()
+            del papers
+            summarise(graph, summary)
+            summary.outputs.append(write_turtle(graph, out / "kg.ttl"))
+            if views:
+                summary.outputs += write_views(graph, out)
+            if store is not None:
+                summary.outputs.append(_save_store(graph, store))
     write_manifest(out, Manifest(inputs=given, cwd=os.getcwd(), format=fmt, max_chars=max_chars,
                                  papers=summary.papers, triples=summary.triples))
     summary.seconds = time.perf_counter() - started

@@ -258,3 +258,36 @@ def test_remote_store_errors_name_the_url():
     assert (ep.query, ep.update, ep.data) == ("http://127.0.0.1:3030/ds/query", "http://127.0.0.1:3030/ds/update",
                                               "http://127.0.0.1:3030/ds/data")
     assert endpoints("http://127.0.0.1:7878/query").update == "http://127.0.0.1:7878/update"
+
+
+# --------------------------------------------------------------------------- bounded memory
+
+
+def test_on_disk_build_graph_equals_in_memory(tmp_path, serial):
+    build([BASE, NEW], tmp_path, views=False, cache=False, disk_graph_above=1)
+    assert (tmp_path / "kg.ttl").read_bytes() == serial.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kg.ttl", "manifest.json"]  # scratch store removed
+
+
+@pytest.mark.parametrize("run_lines, piece_lines", [(7, 3), (500, 40), (10**6, 10**6)])
+def test_external_sort_writer_matches_turtle_writer(tmp_path, serial, run_lines, piece_lines):
+    from kg.formats import serialize
+    from kg.streamwrite import write_turtle
+
+    graph = load_graph(serial)
+    write_turtle(graph, tmp_path / "out.ttl", run_lines=run_lines, piece_lines=piece_lines)
+    assert (tmp_path / "out.ttl").read_bytes() == serialize(graph, "turtle")
+
+
+def test_streaming_writer_falls_back_for_blank_nodes(tmp_path):
+    from rdflib import BNode, Literal
+    from rdflib.namespace import RDFS
+
+    from kg.formats import serialize
+    from kg.store import add_triples, new_graph
+    from kg.streamwrite import write_turtle
+
+    graph = new_graph()
+    add_triples(graph, [(BNode("b1"), RDFS.label, Literal("x")), (URIRef("https://example.org/a"), RDFS.seeAlso, BNode("b1"))])
+    write_turtle(graph, tmp_path / "b.ttl")
+    assert (tmp_path / "b.ttl").read_bytes() == serialize(graph, "turtle")
