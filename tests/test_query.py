@@ -110,8 +110,9 @@ def test_unbound_values_are_none(graph):
     assert sum(1 for _, t in result.rows if t is None) == 2
 
 
-def test_runs_in_a_worker_with_timeout_and_in_process(graph):
-    with_worker = run_query(graph, "top-methods", timeout=30)
+@pytest.mark.parametrize("isolate", [False, True])
+def test_same_result_in_thread_worker_process_and_directly(graph, isolate):
+    with_worker = run_query(graph, "top-methods", timeout=30, isolate=isolate)
     in_process = run_query(graph, "top-methods", timeout=None)
     assert with_worker.rows == in_process.rows and with_worker.columns == in_process.columns
 
@@ -191,14 +192,23 @@ def test_update_refused_unless_allowed():
     assert len(graph) == 537 - 7
 
 
-def test_timeout_stops_a_runaway_query(graph):
-    runaway = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o }"
+RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o }"
+SLOW = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g kg:usesMethod ?i }"  # 5.5 M rows: a second or two
+
+
+def test_timeout_kills_a_runaway_query_in_an_isolated_worker(graph):
     with pytest.raises(QueryError, match="timeout"):
-        run_query(graph, runaway, timeout=0.5)
-    # the process is still usable afterwards
+        run_query(graph, RUNAWAY, timeout=0.5, isolate=True)
+    assert run_query(graph, "ASK { ?s ?p ?o }", timeout=5, isolate=True).boolean is True
+
+
+def test_timeout_stops_waiting_for_a_slow_query_in_a_thread(graph):
+    with pytest.raises(QueryError, match="stopped after the 0.1 s timeout"):
+        run_query(graph, SLOW, timeout=0.1)
     assert run_query(graph, "ASK { ?s ?p ?o }", timeout=5).boolean is True
 
 
-def test_errors_inside_the_worker_come_back_as_query_errors(graph):
+@pytest.mark.parametrize("isolate", [False, True])
+def test_errors_inside_the_worker_come_back_as_query_errors(graph, isolate):
     with pytest.raises(QueryError, match="syntax error"):
-        run_query(graph, "SELECT WHERE", timeout=5)
+        run_query(graph, "SELECT WHERE", timeout=5, isolate=isolate)
