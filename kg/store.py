@@ -15,10 +15,9 @@ from typing import Iterable
 import pyoxigraph as ox
 from oxrdflib import OxigraphStore
 from oxrdflib._converter import from_ox_graph_name, to_ox, to_ox_quad_pattern
-from rdflib import BNode, Graph, Literal, URIRef, Variable
+from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
-from rdflib.query import Result
-from rdflib.term import Identifier, Node
+from rdflib.term import Node
 
 from kg.errors import GraphError
 from kg.namespaces import PREFIXES
