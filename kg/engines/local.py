@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
@@ -10,10 +11,24 @@ from kg.extract.types import PaperExtraction
 
 
 def _init_worker(model: str | None) -> None:
-    """Load the pipeline once when the worker starts (spawned: a clean interpreter, no forked spaCy state)."""
+    """Load the pipeline once when the worker starts (spawned: a clean interpreter, no forked spaCy state).
+
+    Workers ignore Ctrl-C: the parent stops them, so an interrupted build ends at once and cleanly.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from kg.extract import load_nlp
 
     load_nlp(model)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop the workers now, dropping their unfinished chunks (the build is failing or interrupted)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=10)
 
 
 def run_local(texts: Sequence[str], options: EngineOptions) -> Iterator[tuple[int, PaperExtraction]]:
@@ -26,11 +41,12 @@ def run_local(texts: Sequence[str], options: EngineOptions) -> Iterator[tuple[in
         return
     size = chunk_size(len(texts), options.workers, options.chunk_size)
     todo = chunks(texts, size)
-    window = options.workers * 3  # chunks in flight: enough to keep workers busy, bounded memory
+    window = options.workers * 2  # chunks in flight: enough to keep workers busy, bounded memory
     ctx = mp.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=options.workers, mp_context=ctx, initializer=_init_worker,
                                initargs=(options.model,))
     running: set[Future] = set()
+    finished = False
     try:
         for start, part in todo:
             running.add(pool.submit(extract_chunk, start, part, options.model))
@@ -43,7 +59,9 @@ def run_local(texts: Sequence[str], options: EngineOptions) -> Iterator[tuple[in
                 if nxt is not None:
                     running.add(pool.submit(extract_chunk, nxt[0], nxt[1], options.model))
                 yield from future.result()
+        finished = True
     finally:
-        for future in running:
-            future.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            _stop(pool)
