@@ -291,3 +291,27 @@ def test_streaming_writer_falls_back_for_blank_nodes(tmp_path):
     add_triples(graph, [(BNode("b1"), RDFS.label, Literal("x")), (URIRef("https://example.org/a"), RDFS.seeAlso, BNode("b1"))])
     write_turtle(graph, tmp_path / "b.ttl")
     assert (tmp_path / "b.ttl").read_bytes() == serialize(graph, "turtle")
+
+
+def test_failing_parallel_build_stops_workers_and_keeps_cache(tmp_path, monkeypatch):
+    import multiprocessing
+
+    from kg.cache import ExtractionCache
+
+    real_put = ExtractionCache.put
+    puts = []
+
+    def put_then_fail(self, key, extraction):
+        if len(puts) == 5:
+            raise KeyboardInterrupt
+        puts.append(key)
+        real_put(self, key, extraction)
+
+    monkeypatch.setattr(ExtractionCache, "put", put_then_fail)
+    with pytest.raises(KeyboardInterrupt):
+        build([BASE, NEW], tmp_path, views=False, workers=2, in_process_below=4, chunk_size=2)
+    assert not multiprocessing.active_children()  # the worker processes were stopped
+    assert not (tmp_path / "kg.ttl").exists()
+    monkeypatch.setattr(ExtractionCache, "put", real_put)
+    resumed = build([BASE, NEW], tmp_path, views=False)
+    assert resumed.cached == 5 and resumed.extracted == N_BASE + N_NEW - 5
