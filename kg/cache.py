@@ -54,6 +54,9 @@ def pipeline_fingerprint(model: str | None = None) -> str:
             continue
     for path in ontology_files():
         h.update(path.name.encode() + b"\n" + path.read_bytes() + b"\n")
+    # the extraction code itself, so that a changed rule never serves stale results
+    for path in sorted((Path(__file__).resolve().parent / "extract").rglob("*.py")):
+        h.update(path.name.encode() + b"\n" + path.read_bytes() + b"\n")
     return h.hexdigest()[:32]
 
 

@@ -72,7 +72,7 @@ class EntityRecognizer:
     def type_of_abbreviation(self, long: Span, short: Span) -> str | None:
         """The entity type of an abbreviation definition, or None when it names no entity."""
         for m in self.vocabulary_mentions(long.doc):
-            if (m.start, m.end) in {(long.start_char, long.end_char), (short.start_char, short.end_char)}:
+            if m.rule == "vocabulary" and (m.start, m.end) in {(long.start_char, long.end_char), (short.start_char, short.end_char)}:
                 return m.type
         tokens = T._strip_edges(list(long))
         if not tokens:
@@ -132,6 +132,8 @@ def keep_mention(m: Mention) -> bool:
     """Drop mentions too general to be entities and bare undefined acronyms of three letters or fewer."""
     if m.type == "Method" and T.is_generic_method(m.text) and not (m.long_form and not T.is_generic_method(m.long_form)):
         return False
+    if m.type == "Modality" and not m.concept:
+        return False  # every modality is a concept of the modality scheme
     if m.rule == "name" and len(m.text) <= 3 and m.text.isupper():
         return False
     if m.type == "Task" and " " not in m.text.strip() and "-" not in m.text and not m.long_form and m.text.islower():

@@ -125,7 +125,7 @@ developed selected trained published competing validated expressive optimal conv
 independent nuanced toy behaved underling usual relevant tailored future constrained feasible initial
 fast slow accurate precise reliable promising successful remarkable impressive notable excellent
 superior inferior poor rich deep shallow wide narrow black-box white-box off-the-shelf learned
-learnable given known unknown desired intended resulting related aforementioned respective
+learnable given known explicit limited unknown desired intended resulting related aforementioned respective
 """.split())
 
 #: Modifiers of "learning" that name a learning *setting* (a task: "offline reinforcement learning"),
@@ -137,3 +137,11 @@ preference-based reward representation world model-based goal-conditioned multi-
 decentralized distributed hierarchical inverse batch unsupervised semi-supervised weakly-supervised
 positive-unlabeled noisy-label long-tailed imbalanced class-incremental domain-incremental
 """.split())
+
+#: Verbs whose gerund with an object names a task ("detecting backdoor poisoning").
+TASK_VERBS = frozenset("""detect track identify predict generate classify segment forecast estimate
+sample simulate solve recognize recognise translate retrieve answer reconstruct summarize summarise
+impute discover synthesize synthesise edit localize localise plan control rank recommend cluster
+infer caption transcribe parse tag label ground register match restore denoise compress navigate
+manipulate grasp verify attribute unlearn merge prune quantize distill diagnose screen dock fold
+decode""".split())

@@ -49,6 +49,10 @@ def _window(doc: Doc, trigger: Token) -> list[Token]:
     for t in doc[trigger.i + 1 : min(sent_end, trigger.i + 30)]:
         if t.text in {".", ";", ":"} or t.lower_ in _STOP_WORDS:
             break
+        if t.pos_ == "ADP" and t.lower_ not in {"of", "as"} and out and not any(x.text == "(" for x in out[-1:]):
+            # "we propose X for/on/with Y": Y is what X is for, not what is proposed
+            if not any(c.text == "(" for c in doc[t.i : min(sent_end, t.i + 14)]):
+                break
         if t.pos_ in {"VERB", "AUX"} and t.dep_ in {"conj", "ROOT", "relcl", "ccomp"} and t.tag_ != "VBN":
             break
         out.append(t)
@@ -97,8 +101,11 @@ def _name_spans(doc: Doc, tokens: list[Token], mentions: list[Mention]) -> list[
     for t in tokens:
         if any(s.start <= t.i < s.end for s in spans):
             continue
-        if T.is_name(t.text) or (t.pos_ == "PROPN" and t.text[:1].isupper() and t.i != t.sent.start and t.is_alpha
-                                 and t.lower_ not in GENERIC_HEADS and not t.is_stop):
+        lone_proper = (t.pos_ == "PROPN" and t.text[:1].isupper() and t.i != t.sent.start and t.is_alpha
+                       and t.lower_ not in GENERIC_HEADS and not t.is_stop
+                       and t.dep_ in {"dobj", "appos", "attr", "oprd", "nsubjpass", "conj"}
+                       and not any(c.dep_ == "compound" for c in t.children))
+        if T.is_name(t.text) or lone_proper:
             if doc.vocab.strings and t.text in T.NOT_NAMES:
                 continue
             spans.append(doc[t.i : t.i + 1])
@@ -120,6 +127,13 @@ def _extend(doc: Doc, span: Span) -> Span:
             and doc[start - 1].whitespace_ and doc[start - 1].i != doc[start - 1].sent.start:
         start -= 1
     return doc[start:end]
+
+
+def _written_before(doc: Doc, span: Span, sent_start: int) -> bool:
+    """Does the name in ``span`` occur before the sentence starting at token ``sent_start``?"""
+    text = span.text
+    return any(t.text == text or t.text == text.split()[0] and len(text.split()) == 1
+               for t in doc[:sent_start]) or text in doc[:sent_start].text.split()
 
 
 def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], str | None]:
@@ -149,7 +163,8 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         window = _window(doc, tok)
         if not window:
             continue
-        names = _name_spans(doc, window, mentions)
+        names = [s for s in _name_spans(doc, window, mentions)
+                 if not _written_before(doc, s, tok.sent.start)]
         lemmas = {t.lemma_.lower() for t in window}
         window_type = "Dataset" if lemmas & (DATASET_NOUNS | {"resource"}) else "Metric" if lemmas & _METRIC_NOUNS else "Method"
         if names:

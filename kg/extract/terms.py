@@ -18,6 +18,7 @@ from kg.extract.lexicon import (
     GENERIC_HEADS,
     GENERIC_METHOD_TERMS,
     LEARNING_SETTINGS,
+    TASK_VERBS,
     GENERIC_MODIFIERS,
     METHOD_HEADS,
     NOT_NAMES,
@@ -196,12 +197,16 @@ def phrase_candidates(doc: Doc) -> Iterator[tuple[Span, str]]:
 def gerund_tasks(doc: Doc) -> Iterator[Span]:
     """Tasks written as a gerund and its object after "for"/"of": "for sampling constrained distributions"."""
     for tok in doc:
-        if tok.tag_ != "VBG" or tok.dep_ != "pcomp" or tok.head.lower_ not in {"for", "of", "on", "in", "to"}:
+        if tok.tag_ != "VBG" or tok.lemma_.lower() not in TASK_VERBS:
+            continue
+        if not (tok.dep_ == "pcomp" and tok.head.lower_ in {"for", "of", "on", "in", "to", "from"}) and tok.dep_ != "conj":
             continue
         objs = [c for c in tok.children if c.dep_ == "dobj" and c.pos_ in {"NOUN", "PROPN"}]
         if not objs:
             continue
         obj = objs[0]
+        if any(c.dep_ in {"det", "poss"} for c in obj.children):
+            continue
         left = min([obj.i] + [c.i for c in obj.lefts if c.dep_ in {"amod", "compound"} and c.pos_ != "DET"])
         tokens = [t for t in doc[left : obj.i + 1]]
         tokens = _strip_edges(tokens)
