@@ -266,11 +266,12 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
             extractions.prune()
             del papers
             summarise(graph, summary)
-            summary.outputs.append(write_turtle(graph, out / "kg.ttl"))
             if views:
                 summary.outputs += write_views(graph, out)
             if store is not None:
                 summary.outputs.append(_save_store(graph, store))
+            # kg.ttl last: a failure while writing the views or the store leaves the previous kg.ttl untouched
+            summary.outputs.insert(0, write_turtle(graph, out / "kg.ttl"))
     write_manifest(out, Manifest(inputs=given, cwd=os.getcwd(), format=fmt, max_chars=max_chars,
                                  papers=summary.papers, triples=summary.triples))
     summary.seconds = time.perf_counter() - started

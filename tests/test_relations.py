@@ -12,13 +12,6 @@ from kg.namespaces import KG
 DATA = Path(__file__).parent / "data" / "relations"
 
 
-@pytest.fixture(scope="session")
-def nlp():
-    from kg.extract import load_nlp
-
-    return load_nlp()
-
-
 def relations(nlp, text: str, predicate: str | None = None) -> set[tuple[str, str, str]]:
     doc = nlp(text)
     return {(r.subject, r.predicate, r.object) for r in doc._.relations if predicate in (None, r.predicate)}

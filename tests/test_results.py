@@ -14,13 +14,6 @@ DATA = Path(__file__).parent / "data" / "relations"
 ONTOLOGY = Path(__file__).parent.parent / "ontology"
 
 
-@pytest.fixture(scope="session")
-def nlp():
-    from kg.extract import load_nlp
-
-    return load_nlp()
-
-
 def claims(nlp, text: str) -> list[tuple]:
     doc = nlp(text)
     return [(c.metric, c.value, c.numeric, c.unit, c.dataset) for c in doc._.results]
