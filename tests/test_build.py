@@ -515,3 +515,38 @@ def test_python_dash_m_kg_runs_the_cli():
                             cwd=REPO, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "Build the knowledge graph of INPUTS" in result.stdout
+
+
+def test_code_urls_become_valid_iris(nlp, tmp_path):
+    """LaTeX escapes in a URL are undone and characters an IRI may not hold are percent-encoded (no crash)."""
+    text = ("We release ToolX, a library for graph sampling. Code: https://github.com/some\\_lab/tool\\_x "
+            "and a mirror at https://example.org/a|b^c`d.")
+    src = _write(tmp_path / "url.jsonl", json.dumps({"abstract": text}) + "\n")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["build", str(src), "--output", str(out), "--no-views"])
+    assert result.exit_code == 0, result.output
+    g = Graph().parse(out / "kg.ttl", format="turtle")
+    assert set(g.objects(None, KG.codeRepository)) == {URIRef("https://github.com/some_lab/tool_x"),
+                                                       URIRef("https://example.org/a%7Cb%5Ec%60d")}
+
+
+def test_control_characters_in_an_abstract_are_kept(nlp, tmp_path):
+    text = "We propose BellNet\a with a \x1b[31m escape, a \x00 NUL, a \u2028 separator and a \ufeff mark. BellNet beats ResNet."
+    src = _write(tmp_path / "ctl.jsonl", json.dumps({"abstract": text}) + "\n")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["build", str(src), "--output", str(out), "--no-views"])
+    assert result.exit_code == 0, result.output
+    g = Graph().parse(out / "kg.ttl", format="turtle")
+    assert [str(o) for o in g.objects(None, DCTERMS.abstract)] == [text]
+
+
+@pytest.mark.xfail(strict=True, raises=UnicodeEncodeError,
+                   reason="kg.ingest accepts a JSON \\ud800 escape (an unpaired surrogate, not Unicode text); "
+                          "hashing the abstract then crashes; reported to the lead (fix: abstract_problem)")
+def test_unpaired_surrogate_is_skipped_with_a_warning(nlp, tmp_path):
+    good = jsonl_records()[0]
+    src = _write(tmp_path / "sur.jsonl", json.dumps(good) + "\n" + '{"abstract": "A lone \\ud800 surrogate."}\n')
+    result = CliRunner().invoke(cli, ["build", str(src), "--output", str(tmp_path / "out"), "--no-views"])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code == 0 and "sur.jsonl" in result.stderr and "line 2" in result.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import pyoxigraph as ox
 from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
 
@@ -25,6 +26,21 @@ LINK_PROPERTY: dict[str, URIRef] = {
 }
 
 _WORD = re.compile(r"\S+")
+#: LaTeX escapes seen in URLs written in abstracts ("github.com/a\\_b" means "github.com/a_b")
+_LATEX_ESCAPE = re.compile(r"\\([_%#&~$])")
+#: characters an IRI may not hold (RFC 3987 / Turtle IRIREF), percent-encoded in code URLs
+_NOT_IRI = re.compile(r'[\x00-\x20<>"{}|^`\\\x7f-\x9f]')
+
+
+def code_iri(url: str) -> URIRef | None:
+    """The IRI of a code URL as written in an abstract: LaTeX escapes undone, characters IRIs may not
+    hold percent-encoded; None when it is still not a valid IRI (it is then left out of the graph)."""
+    iri = _NOT_IRI.sub(lambda m: "".join(f"%{b:02X}" for b in m.group(0).encode("utf-8")), _LATEX_ESCAPE.sub(r"\1", url))
+    try:
+        ox.NamedNode(iri)
+    except ValueError:
+        return None
+    return URIRef(iri)
 
 
 def short_title(paper: Paper, extraction: PaperExtraction) -> str:
@@ -62,7 +78,9 @@ def paper_triples(paper: Paper, extraction: PaperExtraction) -> Iterator[Triple]
     for kw in paper.field("keywords") or ():
         yield p, SCHEMA.keywords, Literal(kw)
     for url in extraction.code_urls:
-        yield p, KG.codeRepository, URIRef(url)
+        iri = code_iri(url)
+        if iri is not None:
+            yield p, KG.codeRepository, iri
     for record in paper.records:
         s = source_iri(record.source.file, record.source.position)
         yield p, PROV.wasDerivedFrom, s
