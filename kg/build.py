@@ -224,6 +224,10 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
     started = time.perf_counter()
     summary = BuildSummary()
     out = Path(output_dir)
+    if out.exists() and not out.is_dir():
+        from kg.errors import GraphError
+
+        raise GraphError(f"the output {out} is a file, not a directory; pass a directory (it is created if missing)")
 
     def skip(s: SkippedRecord) -> None:
         summary.skipped.append(s)

@@ -550,3 +550,12 @@ def test_unpaired_surrogate_is_skipped_with_a_warning(nlp, tmp_path):
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     assert result.exit_code == 0 and "sur.jsonl" in result.stderr and "line 2" in result.stderr
+
+
+def test_output_that_is_a_file_is_a_clear_error(tmp_path):
+    taken = _write(tmp_path / "kg.ttl", "@prefix x: <http://x/> .\n")
+    result = CliRunner().invoke(cli, ["build", str(JSONL), "--output", str(taken)])
+    assert result.exit_code != 0 and isinstance(result.exception, SystemExit), result.exception  # no traceback
+    message = result.stderr.strip()
+    assert len(message.splitlines()) == 1 and "kg.ttl" in message and "not a directory" in message, message
+    assert taken.read_text() == "@prefix x: <http://x/> .\n"
