@@ -559,3 +559,17 @@ def test_output_that_is_a_file_is_a_clear_error(tmp_path):
     message = result.stderr.strip()
     assert len(message.splitlines()) == 1 and "kg.ttl" in message and "not a directory" in message, message
     assert taken.read_text() == "@prefix x: <http://x/> .\n"
+
+
+def test_progress_bar_above_the_threshold(nlp, tmp_path):
+    from kg.cli.build import PROGRESS_THRESHOLD
+
+    n = PROGRESS_THRESHOLD + 1
+    lines = [json.dumps({"abstract": f"We propose Net{i}, a convolutional network evaluated on CIFAR-10."}) for i in range(n)]
+    src = _write(tmp_path / "many.jsonl", "\n".join(lines) + "\n")
+    result = CliRunner().invoke(cli, ["build", str(src), "--output", str(tmp_path / "out"), "--no-views"])
+    assert result.exit_code == 0, result.output
+    assert f"{n}/{n}" in result.stderr and "abstract/s" in result.stderr, result.stderr
+    few = _write(tmp_path / "few.jsonl", "\n".join(lines[:3]) + "\n")
+    result = CliRunner().invoke(cli, ["build", str(few), "--output", str(tmp_path / "out3"), "--no-views"])
+    assert result.exit_code == 0 and "abstract/s" not in result.stderr
