@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 
-from rdflib import Graph, URIRef
+from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF
 
 from kg.cache import CACHE_DIR, CACHE_FILE, ExtractionCache, pipeline_fingerprint, text_key
@@ -28,7 +28,7 @@ from kg.corpus import Paper, merge_records
 from kg.engines import EngineOptions
 from kg.extract.types import ENTITY_TYPES, PaperExtraction
 from kg.ingest import SkippedRecord, read_records
-from kg.streamwrite import write_turtle
+from kg.streamwrite import write_triples_turtle
 
 ProgressFn = Callable[[int, int], None]
 
@@ -94,15 +94,54 @@ def _graph_triples(papers: Sequence[Paper], extractions: Iterable[PaperExtractio
             yield from vocabulary.concept_triples(iri)
 
 
-def _add_in_batches(graph: Graph, triples: Iterator, batch: int = TRIPLE_BATCH) -> None:
-    """Stream ``triples`` into ``graph`` ``batch`` at a time (no list of every triple is ever built)."""
-    from kg.store import add_triples
+def _ox_converter() -> Callable:
+    """rdflib term -> pyoxigraph term, IRIs memoised (a graph repeats its predicates, classes and entities)."""
+    import pyoxigraph as ox
+    from oxrdflib._converter import to_ox
 
+    iris: dict[str, object] = {}
+
+    def convert(term):  # type: ignore[no-untyped-def]
+        kind = type(term)
+        if kind is URIRef:
+            node = iris.get(term)
+            if node is None:
+                node = ox.NamedNode(term)
+                if len(iris) < 500_000:
+                    iris[term] = node
+            return node
+        if kind is Literal:
+            datatype = term.datatype
+            return ox.Literal(term, language=term.language, datatype=convert(datatype) if datatype else None)
+        convert.blank = convert.blank or isinstance(term, BNode)  # type: ignore[attr-defined]
+        return to_ox(term)
+
+    convert.blank = False  # type: ignore[attr-defined]  # whether a blank node went through
+    return convert
+
+
+def _add_in_batches(graph: Graph, triples: Iterator, batch: int = TRIPLE_BATCH, bulk: bool = False) -> bool:
+    """Stream ``triples`` into ``graph`` ``batch`` at a time (no list of every triple is ever built).
+
+    ``bulk`` uses Oxigraph's non-transactional bulk loader (several times faster on an on-disk store
+    nobody else reads while it fills). Returns whether a blank node was added."""
+    import pyoxigraph as ox
+
+    from kg.store import add_triples, oxigraph_of
+
+    inner = oxigraph_of(graph)
+    convert = _ox_converter()
+    default = ox.DefaultGraph()
     while True:
         part = list(islice(triples, batch))
         if not part:
-            return
-        add_triples(graph, part)
+            return inner is None or convert.blank  # type: ignore[attr-defined]
+        if inner is None:
+            add_triples(graph, part)
+        elif bulk:
+            inner.bulk_extend([ox.Quad(convert(s), convert(p), convert(o), default) for s, p, o in part])
+        else:
+            inner.extend([ox.Quad(convert(s), convert(p), convert(o), default) for s, p, o in part])
 
 
 def build_graph(papers: Sequence[Paper], extractions: Sequence[PaperExtraction]) -> Graph:
@@ -119,16 +158,14 @@ def build_graph(papers: Sequence[Paper], extractions: Sequence[PaperExtraction])
     return graph
 
 
-def build_graph_from_cache(papers: Sequence[Paper], keys: Sequence[str], cache: ExtractionCache,
-                           graph: Graph | None = None) -> Graph:
-    """:func:`build_graph` reading the extractions from ``cache`` twice instead of holding them all.
+def _cached_triples(papers: Sequence[Paper], keys: Sequence[str], cache: ExtractionCache) -> Iterator:
+    """The graph's triples from extractions in ``cache``, read twice instead of held in memory.
 
     Resolution is corpus-global, so it sees every paper's mentions (only the mentions are kept in
     memory); the triples are then made paper by paper from a second pass over the cache.
     """
     from kg.extract.vocab import load_vocabulary
     from kg.resolve import resolve
-    from kg.store import new_graph
 
     vocabulary = load_vocabulary()
     rules: set[str] = set()
@@ -138,9 +175,52 @@ def build_graph_from_cache(papers: Sequence[Paper], keys: Sequence[str], cache: 
         rules.update(m.rule for m in ex.mentions)
     resolution = resolve(pairs, vocabulary)
     del pairs
+    yield from _graph_triples(papers, cache.get_many(keys), resolution, vocabulary, rules)
+
+
+def build_graph_from_cache(papers: Sequence[Paper], keys: Sequence[str], cache: ExtractionCache,
+                           graph: Graph | None = None) -> Graph:
+    """:func:`build_graph` with the extractions read from ``cache`` (into ``graph``, or a new in-memory one)."""
+    from kg.store import new_graph, store_path
+
     graph = new_graph() if graph is None else graph
-    _add_in_batches(graph, _graph_triples(papers, cache.get_many(keys), resolution, vocabulary, rules))
+    _add_in_batches(graph, _cached_triples(papers, keys, cache), bulk=store_path(graph) is not None)
     return graph
+
+
+def _ox_triples(triples: Iterable) -> Iterator:
+    """rdflib triples as pyoxigraph Triples."""
+    import pyoxigraph as ox
+
+    convert = _ox_converter()
+    for s, p, o in triples:
+        yield ox.Triple(convert(s), convert(p), convert(o))
+
+
+class _Counts:
+    """Counts entities by type, paper-entity links and kg:proposes from the writer's distinct lines."""
+
+    def __init__(self, summary: BuildSummary) -> None:
+        from kg.namespaces import KG
+        from kg.rdf import LINK_PROPERTY
+
+        self.summary = summary
+        self.types = {b"<" + str(KG[t]).encode() + b"\x00 .\n": t for t in ENTITY_TYPES}  # lines end with a newline
+        self.links = {b"<" + str(p).encode() for p in LINK_PROPERTY.values()}
+        self.proposes = b"<" + str(KG.proposes).encode()
+        for t in ENTITY_TYPES:
+            summary.entities[t] = 0
+
+    def __call__(self, line: bytes) -> None:
+        _s, p, rest = line.split(b"\x00 ", 2)
+        if p == b"<\x01":
+            t = self.types.get(rest)
+            if t is not None:
+                self.summary.entities[t] += 1
+        elif p in self.links:
+            self.summary.links += 1
+        elif p == self.proposes:
+            self.summary.proposes += 1
 
 
 def summarise(graph: Graph, summary: BuildSummary) -> None:
@@ -184,23 +264,39 @@ def _save_store(graph: Graph, store: str | Path) -> Path | str:
 
 
 @contextmanager
-def _scratch_graph(out: Path, on_disk: bool) -> Iterator[Graph]:
-    """The graph a build fills: in memory, or (big builds) an on-disk Oxigraph store removed afterwards."""
-    from kg.store import new_graph, open_store
+def _scratch_graph(out: Path, source: Path, on_disk: bool) -> Iterator[Graph]:
+    """The graph of the Turtle file ``source``: in memory, or (big builds) in an on-disk Oxigraph store
+    removed afterwards."""
+    import pyoxigraph as ox
+
+    from kg.store import new_graph, open_store, oxigraph_of, parse_into
 
     if not on_disk:
-        yield new_graph()
+        yield parse_into(new_graph(), source, ox.RdfFormat.TURTLE)
         return
-    out.mkdir(parents=True, exist_ok=True)
     directory = Path(tempfile.mkdtemp(prefix=".kg-build-", suffix=".tmp", dir=out))
     try:
         graph = open_store(directory / "store", create=True)
+        oxigraph_of(graph).bulk_load(path=str(source), format=ox.RdfFormat.TURTLE, to_graph=ox.DefaultGraph())
         yield graph
-        graph.close()
         del graph
         gc.collect()  # RocksDB closes when the store is dropped
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+@contextmanager
+def _pending_file(path: Path) -> Iterator[Path]:
+    """A temporary path next to ``path``, renamed over it (fsynced) when the block succeeds, removed if not."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        yield tmp
+        with tmp.open("rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fmt: str | None = None,
@@ -265,17 +361,21 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
                     progress(done, len(texts))
             del texts
         extractions.flush()
-        with _scratch_graph(out, on_disk=len(papers) >= disk_graph_above) as graph:
-            build_graph_from_cache(papers, keys, extractions, graph)
+        out.mkdir(parents=True, exist_ok=True)
+        # kg.ttl is renamed into place last: a failure while writing the views or the store leaves the
+        # previous kg.ttl untouched
+        with _pending_file(out / "kg.ttl") as ttl:
+            with ttl.open("wb") as fh:
+                summary.triples = write_triples_turtle(_ox_triples(_cached_triples(papers, keys, extractions)),
+                                                       fh, observe=_Counts(summary))
             extractions.prune()
-            del papers
-            summarise(graph, summary)
-            if views:
-                summary.outputs += write_views(graph, out)
-            if store is not None:
-                summary.outputs.append(_save_store(graph, store))
-            # kg.ttl last: a failure while writing the views or the store leaves the previous kg.ttl untouched
-            summary.outputs.insert(0, write_turtle(graph, out / "kg.ttl"))
+            if views or store is not None:
+                with _scratch_graph(out, ttl, on_disk=len(papers) >= disk_graph_above) as graph:
+                    if views:
+                        summary.outputs += write_views(graph, out)
+                    if store is not None:
+                        summary.outputs.append(_save_store(graph, store))
+        summary.outputs.insert(0, out / "kg.ttl")
     write_manifest(out, Manifest(inputs=given, cwd=os.getcwd(), format=fmt, max_chars=max_chars,
                                  papers=summary.papers, triples=summary.triples))
     summary.seconds = time.perf_counter() - started

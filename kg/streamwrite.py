@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import heapq
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -37,24 +38,23 @@ def _unkey(line: bytes) -> bytes:
 
 
 def _runs(store: ox.Store, directory: Path, run_lines: int) -> list[Path]:
+    """Dump the default graph to a file (in Rust), then cut it into sorted runs of ``run_lines`` lines."""
+    dump = directory / "dump.nt"
+    store.dump(output=str(dump), format=ox.RdfFormat.N_TRIPLES, from_graph=ox.DefaultGraph())
     runs: list[Path] = []
-    batch: list[ox.Triple] = []
-
-    def flush() -> None:
-        lines = _sort_key_lines(ox.serialize(batch, format=ox.RdfFormat.N_TRIPLES) or b"")
-        lines.sort()
-        path = directory / f"run{len(runs):05d}.nt"
-        with path.open("wb") as fh:
-            fh.writelines(line + b"\n" for line in lines)
-        runs.append(path)
-        batch.clear()
-
-    for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph()):
-        batch.append(ox.Triple(q.subject, q.predicate, q.object))
-        if len(batch) >= run_lines:
-            flush()
-    if batch:
-        flush()
+    with dump.open("rb") as src:
+        while True:
+            data = b"".join(islice(src, run_lines))
+            if not data:
+                break
+            lines = _sort_key_lines(data)
+            del data
+            lines.sort()
+            path = directory / f"run{len(runs):05d}.nt"
+            with path.open("wb") as fh:
+                fh.writelines(line + b"\n" for line in lines)
+            runs.append(path)
+    dump.unlink()
     return runs
 
 
@@ -73,6 +73,97 @@ def sorted_lines(graph: Graph, run_lines: int = RUN_LINES) -> Iterator[bytes]:
         finally:
             for fh in files:
                 fh.close()
+
+
+def _write_run(lines: list[bytes], directory: Path, runs: list[Path]) -> None:
+    lines.sort()
+    path = directory / f"run{len(runs):05d}.nt"
+    with path.open("wb") as fh:
+        fh.writelines(line + b"\n" for line in lines)
+    runs.append(path)
+
+
+def _merged_unique(runs: list[Path]) -> Iterator[bytes]:
+    """The keyed lines of the sorted ``runs`` merged, repeats dropped (a graph is a set of triples)."""
+    files = [p.open("rb") for p in runs]
+    try:
+        previous = None
+        for line in heapq.merge(*files):
+            if line != previous:
+                previous = line
+                yield line
+    finally:
+        for fh in files:
+            fh.close()
+
+
+def _write_body(handle, lines: Iterator[bytes], piece_lines: int) -> None:  # type: ignore[no-untyped-def]
+    handle.write(_prefix_header())
+    first = True
+    for body in _turtle_pieces(lines, piece_lines):
+        if not body:
+            continue
+        handle.write(b"\n" if first else b"\n\n")
+        handle.write(body)
+        first = False
+    if not first:
+        handle.write(b"\n")
+
+
+def write_triples_turtle(triples: Iterable[ox.Triple], handle, *,  # type: ignore[no-untyped-def]
+                         observe: Callable[[bytes], None] | None = None, run_lines: int = RUN_LINES,
+                         piece_lines: int = PIECE_LINES) -> int:
+    """Write the graph of ``triples`` (repeats allowed) to the binary ``handle`` as :mod:`kg.formats` Turtle.
+
+    No graph store is needed: batches of triples become sorted runs of N-Triples lines on disk, merged
+    without repeats into Turtle. ``observe`` sees every distinct line in sort-key form (IRIs end with
+    ``\\x00 `` instead of ``> ``, rdf:type is ``<\\x01``), e.g. to count statements. Returns the number
+    of distinct triples. With blank nodes the graph is assembled in memory and canonicalised instead.
+    """
+    count = 0
+    with tempfile.TemporaryDirectory(prefix="kg-sort-") as tmp:
+        directory = Path(tmp)
+        runs: list[Path] = []
+        batch: list[ox.Triple] = []
+        blank = False
+
+        def flush() -> None:
+            nonlocal blank
+            data = ox.serialize(batch, format=ox.RdfFormat.N_TRIPLES) or b""
+            blank = blank or b"_:" in data and any(
+                isinstance(t.subject, ox.BlankNode) or isinstance(t.object, ox.BlankNode) for t in batch)
+            _write_run(_sort_key_lines(data), directory, runs)
+            batch.clear()
+
+        for triple in triples:
+            batch.append(triple)
+            if len(batch) >= run_lines:
+                flush()
+        if batch:
+            flush()
+        if blank:
+            from kg.store import new_graph, oxigraph_of
+
+            graph = new_graph()
+            inner = oxigraph_of(graph)
+            for line in _merged_unique(runs):
+                inner.load(_unkey(line), format=ox.RdfFormat.N_TRIPLES, to_graph=ox.DefaultGraph())
+                count += 1
+                if observe:
+                    observe(line)
+            handle.write(serialize(graph, "turtle"))
+            return count
+
+        def lines() -> Iterator[bytes]:
+            nonlocal count
+            for line in _merged_unique(runs):
+                count += 1
+                if observe:
+                    observe(line)
+                yield _unkey(line)
+
+        _write_body(handle, lines(), piece_lines)
+    return count
 
 
 def _subject_of(line: bytes) -> bytes:
@@ -106,24 +197,16 @@ def has_blank_nodes(graph: Graph) -> bool:
 
 
 def write_turtle(graph: Graph, path: str | Path, *, run_lines: int = RUN_LINES,
-                 piece_lines: int = PIECE_LINES) -> Path:
+                 piece_lines: int = PIECE_LINES, blank_nodes: bool | None = None) -> Path:
     """Write ``graph`` to ``path`` as the deterministic Turtle of :mod:`kg.formats`, atomically, in bounded memory.
 
-    Graphs with blank nodes go through :func:`kg.formats.serialize` (canonical labels need the whole graph).
+    Graphs with blank nodes go through :func:`kg.formats.serialize` (canonical labels need the whole graph);
+    ``blank_nodes`` says whether there are any when the caller knows (saves a scan of the graph).
     """
     path = Path(path)
     with atomic_open(path) as handle:
-        if has_blank_nodes(graph):
+        if blank_nodes if blank_nodes is not None else has_blank_nodes(graph):
             handle.write(serialize(graph, "turtle"))
             return path
-        handle.write(_prefix_header())
-        first = True
-        for body in _turtle_pieces(sorted_lines(graph, run_lines), piece_lines):
-            if not body:
-                continue
-            handle.write(b"\n" if first else b"\n\n")
-            handle.write(body)
-            first = False
-        if not first:
-            handle.write(b"\n")
+        _write_body(handle, sorted_lines(graph, run_lines), piece_lines)
     return path
