@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "query": "kg.cli.query:query",
     "export": "kg.cli.export:export",
     "validate": "kg.cli.validate:validate",
+    "serve": "kg.cli.serve:serve",
 }
 
 
