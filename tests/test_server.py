@@ -1,0 +1,377 @@
+"""``kg serve`` over real HTTP: the SPARQL 1.1 Protocol through SPARQLWrapper, the read-only limits, the
+explorer's pages and escaping, and a bounded load. Each module-scoped server is a real ``kg serve``
+subprocess on a free loopback port, serving the golden graph."""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Iterator
+
+import httpx
+import pytest
+from rdflib import Graph, Literal, URIRef
+from rdflib.compare import isomorphic
+
+from kg.query import run_query
+from kg.results import parse_json, render
+from kg.server.guard import Refused, check_query, uses_service
+from kg.server.protocol import negotiate, parse_request
+from kg.store import load_graph
+from server_helpers import running_server
+
+SPARQLWrapper = pytest.importorskip("SPARQLWrapper")
+from SPARQLWrapper import CSV, JSON, JSONLD, TSV, TURTLE, XML, SPARQLWrapper as Client  # noqa: E402
+
+HERE = Path(__file__).parent
+GOLDEN = HERE / "data" / "golden" / "graph.ttl"
+XSS = HERE / "data" / "server" / "xss.ttl"
+ID = "https://w3id.org/paperkg/id/"
+PREFIXES = "PREFIX kg: <https://w3id.org/paperkg/ontology#>\nPREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+SELECT = PREFIXES + "SELECT ?paper ?label WHERE { ?paper a kg:Paper ; rdfs:label ?label } ORDER BY ?label"
+ASK = PREFIXES + "ASK { ?p kg:usesMethod <https://w3id.org/paperkg/id/method/biot> }"
+CONSTRUCT = PREFIXES + "CONSTRUCT { ?p rdfs:label ?l ; kg:year ?y } WHERE { ?p a kg:Paper ; rdfs:label ?l ; kg:year ?y }"
+#: a few seconds of work on the golden graph: enough to pass a 0.5 s limit, short enough to end soon after
+SLOW = "SELECT (COUNT(*) AS ?n) WHERE { ?a a ?c . ?d ?e ?f . ?g ?h ?i }"
+RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o }"
+MAX_ROWS = 300
+
+
+@pytest.fixture(scope="module")
+def graph() -> Graph:
+    return load_graph(GOLDEN)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with running_server(GOLDEN, "--timeout", "2", "--max-rows", str(MAX_ROWS), "--max-query-bytes", "65536") as url:
+        yield url
+
+
+def client(url: str, query: str, fmt: str = JSON, method: str = "GET", request: str = "urlencoded") -> Client:
+    sparql = Client(url + "/sparql")
+    sparql.setQuery(query)
+    sparql.setReturnFormat(fmt)
+    sparql.setMethod(method)
+    sparql.setRequestMethod(request)
+    return sparql
+
+
+def expected_rows(graph: Graph, query: str) -> list[tuple[str, ...]]:
+    return [tuple(str(t) for t in row) for row in run_query(graph, query).rows]
+
+
+def alive(url: str) -> None:
+    """The server still answers /health and a normal query, correctly."""
+    assert httpx.get(url + "/health", timeout=5).json()["status"] == "ok"
+    answer = httpx.get(url + "/sparql", params={"query": SELECT}, timeout=5)
+    assert answer.status_code == 200
+    assert len(answer.json()["results"]["bindings"]) == 8
+
+
+# --------------------------------------------------------------------------- protocol, through SPARQLWrapper
+
+
+@pytest.mark.parametrize("method,request_method", [("GET", "urlencoded"), ("POST", "urlencoded"),
+                                                   ("POST", "postdirectly")])
+def test_select_json_every_protocol_form(server: str, graph: Graph, method: str, request_method: str) -> None:
+    from SPARQLWrapper import POSTDIRECTLY, URLENCODED
+
+    kind = {"urlencoded": URLENCODED, "postdirectly": POSTDIRECTLY}[request_method]
+    result = client(server, SELECT, JSON, method, kind).query()
+    assert result.response.headers["Content-Type"].startswith("application/sparql-results+json")
+    data = result.convert()
+    assert data["head"]["vars"] == ["paper", "label"]
+    rows = [(b["paper"]["value"], b["label"]["value"]) for b in data["results"]["bindings"]]
+    assert rows == expected_rows(graph, SELECT)
+    assert ("https://w3id.org/paperkg/id/paper/a1a1a1a1a1a1a1a1", "BIOT") in rows
+
+
+def test_select_xml(server: str, graph: Graph) -> None:
+    doc = client(server, SELECT, XML).query().convert()  # an xml.dom document
+    results = doc.getElementsByTagName("result")
+    labels = [r.getElementsByTagName("literal")[0].firstChild.data for r in results]
+    assert labels == [label for _, label in expected_rows(graph, SELECT)]
+
+
+def test_select_csv_and_tsv_equal_the_local_writers(server: str, graph: Graph) -> None:
+    local = run_query(graph, SELECT)
+    csv_body = client(server, SELECT, CSV).query().convert()
+    assert csv_body == render(local, "csv")
+    tsv_body = client(server, SELECT, TSV).query().convert()
+    assert tsv_body == render(local, "tsv")
+    assert tsv_body.splitlines()[0] == b"?paper\t?label"
+
+
+def test_ask_json_and_xml(server: str) -> None:
+    assert client(server, ASK, JSON).query().convert() == {"head": {}, "boolean": True}
+    doc = client(server, ASK.replace("biot", "no-such-method"), XML).query().convert()
+    assert doc.getElementsByTagName("boolean")[0].firstChild.data == "false"
+
+
+def test_construct_turtle_ntriples_jsonld_are_the_same_graph(server: str, graph: Graph) -> None:
+    expected = run_query(graph, CONSTRUCT).graph
+    assert expected is not None and len(expected) == 16
+    turtle = client(server, CONSTRUCT, TURTLE).query()
+    assert turtle.response.headers["Content-Type"].startswith("text/turtle")
+    assert isomorphic(Graph().parse(data=turtle.convert(), format="turtle"), expected)
+    jsonld = client(server, CONSTRUCT, JSONLD).query()
+    assert jsonld.response.headers["Content-Type"].startswith("application/ld+json")
+    assert isomorphic(Graph().parse(data=jsonld.convert().serialize(format="nt"), format="nt"), expected)
+    nt = client(server, CONSTRUCT, TURTLE)
+    nt.setOnlyConneg(True)
+    nt.addCustomHttpHeader("Accept", "application/n-triples")
+    answer = nt.query()
+    assert answer.response.headers["Content-Type"].startswith("application/n-triples")
+    assert isomorphic(Graph().parse(data=answer.response.read().decode(), format="nt"), expected)
+
+
+def test_describe_is_a_graph(server: str) -> None:
+    answer = httpx.get(server + "/sparql", params={"query": f"DESCRIBE <{ID}method/biot>"},
+                       headers={"Accept": "text/turtle"})
+    assert answer.status_code == 200
+    described = Graph().parse(data=answer.text, format="turtle")
+    assert (URIRef(f"{ID}method/biot"), URIRef("http://www.w3.org/2000/01/rdf-schema#label"), Literal("BIOT")) in described
+
+
+def test_negotiation_defaults_and_406(server: str) -> None:
+    plain = httpx.get(server + "/sparql", params={"query": SELECT})
+    assert plain.headers["content-type"].startswith("application/sparql-results+json")
+    browser = httpx.get(server + "/sparql", params={"query": CONSTRUCT},
+                        headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert browser.headers["content-type"].startswith("text/turtle")
+    refused = httpx.get(server + "/sparql", params={"query": SELECT}, headers={"Accept": "image/png"})
+    assert refused.status_code == 406 and "application/sparql-results+json" in refused.text
+    assert httpx.get(server + "/sparql", params={"query": CONSTRUCT},
+                     headers={"Accept": "application/sparql-results+json"}).status_code == 406
+
+
+def test_dataset_parameters_are_refused_clearly(server: str) -> None:
+    for name in ("default-graph-uri", "named-graph-uri"):
+        answer = httpx.get(server + "/sparql", params={"query": SELECT, name: "http://example.org/g"})
+        assert answer.status_code == 400 and name in answer.text and "not supported" in answer.text
+    alive(server)
+
+
+def test_bad_requests_get_readable_4xx(server: str) -> None:
+    syntax = httpx.get(server + "/sparql", params={"query": "SELEC ?x WHERE { ?x ?y ?z }"})
+    assert syntax.status_code == 400 and "syntax error at line 1" in syntax.text
+    assert httpx.get(server + "/sparql").status_code == 400
+    assert httpx.post(server + "/sparql", content=b"x", headers={"Content-Type": "text/plain"}).status_code == 415
+    assert httpx.put(server + "/sparql", content=b"x").status_code == 405
+    path = httpx.get(server + "/sparql", params={"query": "/etc/passwd.rq"})
+    assert path.status_code == 400 and "root:" not in path.text
+    alive(server)
+
+
+def test_saved_query_parameters_are_bound_not_pasted(server: str, graph: Graph) -> None:
+    from kg.saved import get_saved
+
+    text = get_saved("papers-using").text
+    answer = httpx.post(server + "/sparql", data={"query": text, "param.entity": "BIOT"})
+    assert answer.status_code == 200, answer.text
+    local = run_query(graph, text, {"entity": "BIOT"})
+    assert parse_json(answer.content).rows == local.rows and local.rows
+    injected = httpx.post(server + "/sparql", data={"query": text, "param.entity": '"} } ; DROP ALL #'})
+    assert injected.status_code == 200 and injected.json()["results"]["bindings"] == []
+
+
+# --------------------------------------------------------------------------- read-only limits
+
+
+def test_update_is_refused_every_way(server: str, graph: Graph) -> None:
+    update = "INSERT DATA { <http://example.org/a> <http://example.org/b> <http://example.org/c> }"
+    answers = [
+        httpx.get(server + "/sparql", params={"query": update}),
+        httpx.post(server + "/sparql", data={"update": update}),
+        httpx.post(server + "/sparql", content=update, headers={"Content-Type": "application/sparql-update"}),
+        httpx.post(server + "/sparql", content="PREFIX ex: <http://example.org/>\n\\u0044ELETE WHERE { ?s ?p ?o }",
+                   headers={"Content-Type": "application/sparql-query"}),
+    ]
+    for answer in answers:
+        assert answer.status_code == 403, answer.text
+        assert "read-only" in answer.text
+    count = httpx.get(server + "/sparql", params={"query": "SELECT (COUNT(*) AS ?n) { ?s ?p ?o }"}).json()
+    assert int(count["results"]["bindings"][0]["n"]["value"]) == len(graph)
+    alive(server)
+
+
+@pytest.mark.parametrize("query", [
+    "SELECT * WHERE { SERVICE <http://127.0.0.1:1/> { ?s ?p ?o } }",
+    "SELECT * WHERE { ?x ?y ?z . service silent <http://127.0.0.1:1/> { ?s ?p ?o } }",
+    "SELECT * WHERE { \\u0053ERVICE <http://127.0.0.1:1/> { ?s ?p ?o } }",
+    "SELECT * WHERE { ?s ?p ?o LATERAL { SERVICE <http://127.0.0.1:1/> { ?s ?p ?o } } }",
+])
+def test_service_is_refused(server: str, query: str) -> None:
+    answer = httpx.post(server + "/sparql", data={"query": query})
+    assert answer.status_code == 403, answer.text
+    assert "SERVICE" in answer.text
+    alive(server)
+
+
+def test_the_word_service_elsewhere_is_fine(server: str) -> None:
+    query = 'SELECT ?service WHERE { BIND("SERVICE <http://127.0.0.1:1/>" AS ?service) } # SERVICE'
+    answer = httpx.get(server + "/sparql", params={"query": query})
+    assert answer.status_code == 200
+    assert answer.json()["results"]["bindings"][0]["service"]["value"] == "SERVICE <http://127.0.0.1:1/>"
+
+
+def test_one_megabyte_query_is_refused_with_413(server: str) -> None:
+    big = SELECT + "\n#" + "x" * (1 << 20)
+    for answer in (httpx.post(server + "/sparql", data={"query": big}),
+                   httpx.post(server + "/sparql", content=big, headers={"Content-Type": "application/sparql-query"})):
+        assert answer.status_code == 413, answer.text
+        assert "limit" in answer.text
+    alive(server)
+
+
+def test_query_running_for_minutes_is_cut_by_the_limit(server: str) -> None:
+    answer = httpx.get(server + "/sparql", params={"query": RUNAWAY}, timeout=30)
+    assert answer.status_code == 503
+    assert "2 s time limit" in answer.text
+    assert answer.elapsed.total_seconds() < 10
+    alive(server)
+    assert httpx.get(server + "/health").json()["runaway_queries"] >= 1
+
+
+def test_result_row_limit(server: str, graph: Graph) -> None:
+    assert len(graph) > MAX_ROWS
+    answer = httpx.get(server + "/sparql", params={"query": "SELECT * WHERE { ?s ?p ?o }"})
+    assert answer.status_code == 400 and f"limit of {MAX_ROWS} rows" in answer.text
+    ok = httpx.get(server + "/sparql", params={"query": f"SELECT * WHERE {{ ?s ?p ?o }} LIMIT {MAX_ROWS}"})
+    assert len(ok.json()["results"]["bindings"]) == MAX_ROWS
+    alive(server)
+
+
+def test_cors_off_by_default_and_loopback_only(server: str) -> None:
+    answer = httpx.get(server + "/sparql", params={"query": ASK}, headers={"Origin": "http://evil.example"})
+    assert answer.status_code == 200 and "access-control-allow-origin" not in answer.headers
+    assert server.startswith("http://127.0.0.1:")
+
+
+def test_cors_when_asked() -> None:
+    from starlette.testclient import TestClient
+
+    from kg.server import create_app
+
+    app = create_app(load_graph(GOLDEN), cors="http://notebook.example")
+    with TestClient(app) as tc:
+        ok = tc.get("/sparql", params={"query": ASK}, headers={"Origin": "http://notebook.example"})
+        assert ok.headers["access-control-allow-origin"] == "http://notebook.example"
+        other = tc.get("/sparql", params={"query": ASK}, headers={"Origin": "http://evil.example"})
+        assert "access-control-allow-origin" not in other.headers
+
+
+def test_runaways_are_capped(graph: Graph) -> None:
+    from starlette.testclient import TestClient
+
+    from kg.server import create_app
+
+    app = create_app(graph, timeout=0.5, max_runaways=1)
+    with TestClient(app) as tc:
+        assert tc.get("/sparql", params={"query": SLOW}).status_code == 503
+        busy = tc.get("/sparql", params={"query": SELECT})
+        assert busy.status_code == 503 and "still finishing" in busy.text
+        assert tc.get("/health").json()["runaway_queries"] == 1
+
+
+def test_isolated_queries_are_killed_at_the_limit(graph: Graph) -> None:
+    from starlette.testclient import TestClient
+
+    from kg.server import create_app
+
+    app = create_app(graph, timeout=1.0, isolate=True)
+    with TestClient(app) as tc:
+        cut = tc.get("/sparql", params={"query": RUNAWAY})
+        assert cut.status_code == 503 and "time limit" in cut.text
+        assert tc.get("/health").json()["runaway_queries"] == 0  # the worker process was killed
+        assert len(tc.get("/sparql", params={"query": SELECT}).json()["results"]["bindings"]) == 8
+
+
+# --------------------------------------------------------------------------- units: protocol and guard
+
+
+def test_negotiate() -> None:
+    assert negotiate("select", "text/csv;q=0.5, application/sparql-results+xml") == ("xml", "application/sparql-results+xml")
+    assert negotiate("ask", None) == ("json", "application/sparql-results+json")
+    assert negotiate("construct", "application/ld+json") == ("jsonld", "application/ld+json")
+    assert negotiate("construct", "*/*", "n-triples") == ("nt", "application/n-triples")
+    with pytest.raises(Refused) as refused:
+        negotiate("select", "text/turtle")
+    assert refused.value.status == 406
+
+
+def test_parse_request_forms() -> None:
+    assert parse_request("GET", "", "query=ASK%7B%7D", b"").query == "ASK{}"
+    assert parse_request("POST", "application/x-www-form-urlencoded", "", b"query=ASK%7B%7D&param.x=1").params == {"x": "1"}
+    assert parse_request("POST", "application/sparql-query; charset=utf-8", "", b"ASK {}").query == "ASK {}"
+    with pytest.raises(Refused):
+        parse_request("GET", "", "query=a&query=b", b"")
+
+
+def test_guard() -> None:
+    assert uses_service("SELECT * { SERVICE <x:y> { ?s ?p ?o } }")
+    assert not uses_service('SELECT ?service { ?s <http://e.org/SERVICE> "service" }')
+    with pytest.raises(Refused) as big:
+        check_query("ASK {}" + " " * 100, max_bytes=50)
+    assert big.value.status == 413
+
+
+# --------------------------------------------------------------------------- explorer pages
+
+
+def test_pages_and_assets_are_served_locally(server: str) -> None:
+    index = httpx.get(server + "/")
+    assert index.status_code == 200 and "kg-query" in index.text
+    assert "Content-Security-Policy" in index.headers and "script-src 'self'" in index.headers["Content-Security-Policy"]
+    srcs = [part.split('"', 1)[0] for part in index.text.split('src="')[1:]]
+    assert srcs and all(s.startswith("/static/") for s in srcs)
+    assert "//" not in "".join(srcs)
+    for src in srcs + ["/static/vis-network.css", "/static/explorer.css"]:
+        assert httpx.get(server + src).status_code == 200
+    saved = json.loads(index.text.split('id="kg-saved-data">', 1)[1].split("</script>", 1)[0])
+    assert any(q["name"] == "papers-using" for q in saved)
+
+
+def test_entity_page_lists_papers_aliases_and_sentences(server: str) -> None:
+    page = httpx.get(server + "/method/biot")
+    assert page.status_code == 200
+    assert "<h1 id=\"kg-label\">BIOT</h1>" in page.text
+    assert 'href="/paper/a1a1a1a1a1a1a1a1"' in page.text
+    assert "We propose BIOT" in page.text
+    same = httpx.get(server + "/entity", params={"iri": f"{ID}method/biot"})
+    assert same.text == page.text
+    assert httpx.get(server + "/method/no-such-thing").status_code == 404
+    assert httpx.get(server + "/nonsense/x").status_code == 404
+
+
+def test_paper_page_highlights_mentions_in_place(server: str, graph: Graph) -> None:
+    page = httpx.get(server + "/paper/a1a1a1a1a1a1a1a1").text
+    assert ('We propose <a class="kg-mention kg-type-Method" href="/method/biot" title="Method: BIOT">BIOT</a>, '
+            'a biosignal <a class="kg-mention kg-type-Method" href="/method/transformer"') in page
+    assert "NeurIPS" in page and 'href="https://github.com/ycq091044/BIOT"' in page
+
+
+def test_graph_api_returns_vis_data(server: str) -> None:
+    answer = httpx.post(server + "/api/graph", data={"query": PREFIXES + "SELECT ?p ?m { ?p kg:usesMethod ?m }"})
+    data = answer.json()
+    ids = {n["id"] for n in data["nodes"]}
+    assert f"{ID}method/biot" in ids and f"{ID}paper/a1a1a1a1a1a1a1a1" in ids
+    assert any(n["href"] == "/method/biot" for n in data["nodes"])
+    assert data["edges"]
+
+
+@pytest.fixture(scope="module")
+def xss_server() -> Iterator[str]:
+    with running_server(XSS) as url:
+        yield url
+
+
+def test_hostile_data_is_escaped_in_pages(xss_server: str) -> None:
+    for path in ("/paper/bad0bad0bad0bad0", "/method/evil", "/entity?iri=" + httpx.QueryParams({"x": f"{ID}paper/bad0bad0bad0bad0/s0"})["x"]):
+        html = httpx.get(xss_server + path).text
+        assert "<script>alert" not in html and "<img src=x" not in html and "<svg" not in html
+        assert 'href="javascript:' not in html
+    paper = httpx.get(xss_server + "/paper/bad0bad0bad0bad0").text
+    assert "&lt;img src=x onerror=alert(&#39;abstract&#39;)&gt;" in paper
+    assert "&lt;script&gt;alert(&#39;label&#39;)&lt;/script&gt;" in paper
