@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 from typing import Iterator
 
@@ -375,3 +376,23 @@ def test_hostile_data_is_escaped_in_pages(xss_server: str) -> None:
     paper = httpx.get(xss_server + "/paper/bad0bad0bad0bad0").text
     assert "&lt;img src=x onerror=alert(&#39;abstract&#39;)&gt;" in paper
     assert "&lt;script&gt;alert(&#39;label&#39;)&lt;/script&gt;" in paper
+
+
+# --------------------------------------------------------------------------- bounded load
+
+
+def test_bounded_load_all_answers_correct() -> None:
+    spec = importlib.util.spec_from_file_location("serve_load", HERE.parent / "bench" / "serve_load.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["serve_load"] = bench  # dataclasses look their module up there
+    spec.loader.exec_module(bench)
+    import asyncio
+
+    queries = bench.workload(GOLDEN)
+    assert len(queries) > 10 and any(expected for _, expected in queries)
+    with running_server(GOLDEN) as url:
+        result = asyncio.run(bench.run_load(url, queries, 300, 20))
+        assert httpx.get(url + "/health").json()["status"] == "ok"
+    assert result.errors == [] and result.wrong == 0
+    assert len(result.latencies) == 300

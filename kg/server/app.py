@@ -88,6 +88,7 @@ class _State:
         self.graph = graph
         self.runner = runner
         self.max_query_bytes = max_query_bytes
+        self.triples = len(graph)  # served read-only: counted once
         self._typed: nx.Graph | None = None
         self._lock = threading.Lock()
         self.limiter = anyio.CapacityLimiter(32)
@@ -173,7 +174,7 @@ def create_app(graph: Graph, *, max_query_bytes: int = DEFAULT_MAX_QUERY_BYTES, 
         return Response(data, media_type=media + charset, headers={"Vary": "Accept"})
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"status": "ok", "triples": len(state.graph), "runaway_queries": state.runner.runaways()})
+        return JSONResponse({"status": "ok", "triples": state.triples, "runaway_queries": state.runner.runaways()})
 
     async def index(request: Request) -> Response:
         saved = [{"name": q.name, "description": q.description, "params": q.params, "text": q.text}
