@@ -6,7 +6,8 @@ Figures (targets from the scale issue):
 - overhead: cold ``kg build`` wall time / bare ``nlp.pipe`` of the same pipeline over the same texts
   with the same worker count (<= 1.3);
 - peak RSS of the build, the main process and its workers together, sampled from /proc (<= 2.5 GB);
-- incremental: rebuild with 300 new abstracts (the rest cached) / the cold build (<= 5%);
+- incremental: rebuild with 300 new abstracts (the rest cached) / the cold build (<= 5%); the extraction
+  code must not change during the run (the cache fingerprint covers it: every build would re-extract);
 - scaling: cold build with 1 worker / with 2 workers (>= 1.7);
 - throughput: abstracts per second per core, next to the bare spaCy figure.
 
@@ -107,6 +108,9 @@ def run_build(args: list[str]) -> tuple[float, int, str]:
     sampler.join()
     if proc.returncode != 0:
         raise SystemExit(f"kg build {' '.join(args)} failed:\n{out}")
+    for line in out.splitlines():
+        if line.startswith("extracted "):  # shows whether the cache served what it should
+            print(f"  ({line})")
     return seconds, peak, out
 
 
@@ -136,10 +140,10 @@ def main() -> None:
     print(f"bare nlp.pipe, {len(base_texts)} abstracts, {w} workers: {t_bare:.1f} s")
     cache = tmp / "cache"
     shutil.rmtree(cache, ignore_errors=True)
-    t_full, rss, _ = run_build([str(base_file), "-o", str(tmp / "out"), "--no-views", "-q", "-j", str(w),
+    t_full, rss, _ = run_build([str(base_file), "-o", str(tmp / "out"), "--no-views", "-j", str(w),
                                 "--cache", str(cache)])
     print(f"kg build (cold cache), {len(base_texts)} abstracts: {t_full:.1f} s, peak RSS {rss / 2**30:.2f} GB")
-    t_inc, _, _ = run_build([str(all_file), "-o", str(tmp / "out"), "--no-views", "-q", "-j", str(w),
+    t_inc, _, _ = run_build([str(all_file), "-o", str(tmp / "out"), "--no-views", "-j", str(w),
                              "--cache", str(cache)])
     print(f"kg build +{args.new} new abstracts (rest cached): {t_inc:.1f} s")
 
