@@ -263,10 +263,13 @@ def test_remote_store_errors_name_the_url():
 # --------------------------------------------------------------------------- bounded memory
 
 
-def test_on_disk_build_graph_equals_in_memory(tmp_path, serial):
-    build([BASE, NEW], tmp_path, views=False, cache=False, disk_graph_above=1)
-    assert (tmp_path / "kg.ttl").read_bytes() == serial.read_bytes()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["kg.ttl", "manifest.json"]  # scratch store removed
+@pytest.mark.parametrize("disk_graph_above", [1, 10**6])
+def test_store_filled_from_on_disk_or_in_memory_graph(tmp_path, serial, disk_graph_above):
+    out = tmp_path / "out"
+    build([BASE, NEW], out, views=False, cache=False, store=tmp_path / "store", disk_graph_above=disk_graph_above)
+    assert (out / "kg.ttl").read_bytes() == serial.read_bytes()
+    assert sorted(p.name for p in out.iterdir()) == ["kg.ttl", "manifest.json"]  # scratch store removed
+    assert isomorphic(to_memory(load_graph(tmp_path / "store")), to_memory(load_graph(serial)))
 
 
 @pytest.mark.parametrize("run_lines, piece_lines", [(7, 3), (500, 40), (10**6, 10**6)])
