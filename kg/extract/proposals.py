@@ -32,26 +32,31 @@ def _is_self_trigger(tok: Token) -> bool:
         if child.dep_ == "agent" and any(g.lower_ in _SELF for g in child.subtree):
             return True
     head = tok
-    for _ in range(2):
-        if head.dep_ in {"conj", "xcomp", "advcl"} and head.head is not head:
+    for _ in range(3):  # "we ... and propose", "we advance X by introducing Y"
+        if head.dep_ in {"conj", "xcomp", "advcl", "pcomp", "prep"} and head.head is not head:
             head = head.head
             if any(c.dep_ == "nsubj" and (c.lower_ in _SELF or c.lemma_.lower() in _SELF) for c in head.children):
                 return True
+        else:
+            break
     # surface fallback for parses that miss the subject: "We present X" within four words
     before = [t.lower_ for t in sent.doc[max(sent.start, tok.i - 4) : tok.i]]
     return any(w in {"we", "paper", "work"} for w in before)
 
 
-def _window(doc: Doc, trigger: Token) -> list[Token]:
+def _window(doc: Doc, trigger: Token, mentions: list[Mention] = ()) -> list[Token]:
     """Tokens of the clause after a trigger: up to a relative clause, a new verb or the sentence end."""
     out: list[Token] = []
     sent_end = trigger.sent.end
     for t in doc[trigger.i + 1 : min(sent_end, trigger.i + 30)]:
+        if t.text == ":" and not any(T.is_name(x.text) or x.pos_ == "PROPN" for x in out):
+            continue  # "we introduce two methods: A and B"
         if t.text in {".", ";", ":"} or t.lower_ in _STOP_WORDS:
             break
-        if t.pos_ == "ADP" and t.lower_ not in {"of", "as"} and out and not any(x.text == "(" for x in out[-1:]):
-            # "we propose X for/on/with Y": Y is what X is for, not what is proposed
-            if not any(c.text == "(" for c in doc[t.i : min(sent_end, t.i + 14)]):
+        if t.pos_ == "ADP" and t.lower_ not in {"of", "as"} and out:
+            # "we propose X for/on/with Y": Y is what X is for, not what is proposed -- unless the
+            # preposition is inside a long form being defined: "Patch-based ... for ... detection (PaAno)"
+            if not any(a.long.start < t.i < a.long.end for a in (doc._.abbreviations or [])):
                 break
         if t.pos_ in {"VERB", "AUX"} and t.dep_ in {"conj", "ROOT", "relcl", "ccomp"} and t.tag_ != "VBN":
             break
@@ -94,7 +99,7 @@ def _name_spans(doc: Doc, tokens: list[Token], mentions: list[Mention]) -> list[
     for m in mentions:
         if not (lo <= m.start < hi) or m.rule == "vocabulary":
             continue
-        if m.rule in {"name", "dataset-name"} or (m.rule.startswith("abbreviation") and m.short_form == m.text):
+        if m.rule in {"name", "dataset-name", "title-case"} or (m.rule.startswith("abbreviation") and m.short_form == m.text):
             span = doc.char_span(m.start, m.end, alignment_mode="expand")
             if span is not None:
                 spans.append(span)
@@ -150,9 +155,12 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         if any(k[0] <= key[0] < k[1] or key[0] <= k[0] < key[1] for k in proposed):
             return
         m = by_span.get(key)
+        long_form = m.long_form if m else None
+        short_form = m.short_form if m else None
+        if short_form is None and text.lower() in abbr_sf:  # the long form of a defined abbreviation
+            long_form, short_form = text, abbr_sf[text.lower()].short_form
         proposed[key] = Mention(key[0], key[1], type_name, text, "proposal",
-                                long_form=m.long_form if m else None, short_form=m.short_form if m else None,
-                                proposed=True)
+                                long_form=long_form, short_form=short_form, proposed=True)
 
     main_type = "Method"
     for tok in doc:
@@ -160,7 +168,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         naming = lemma in NAMING_VERBS and (tok.tag_ == "VBN" or _is_self_trigger(tok))
         if not naming and not (lemma in PROPOSE_VERBS and tok.pos_ in {"VERB", "AUX", "ADJ"} and _is_self_trigger(tok)):
             continue
-        window = _window(doc, tok)
+        window = _window(doc, tok, mentions)
         if not window:
             continue
         names = [s for s in _name_spans(doc, window, mentions)
@@ -225,7 +233,8 @@ def with_proposed(mentions: list[Mention], proposed: list[Mention]) -> list[Ment
     out = []
     for m in mentions:
         p = spans.pop((m.start, m.end), None) or texts.get(m.text) or (texts.get(m.short_form) if m.short_form else None)
-        if p is not None and m.type in {"Method", "Dataset", "Metric", "Task"}:
+        if p is not None and m.type in {"Method", "Dataset", "Metric", "Task"} and not m.concept:
+            # (a vocabulary concept is well known: never what this paper introduces)
             out.append(dataclasses.replace(m, proposed=True, type=p.type, long_form=m.long_form or p.long_form,
                                            short_form=m.short_form or p.short_form))
         else:

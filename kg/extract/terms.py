@@ -51,6 +51,11 @@ _SPLIT = re.compile(r"[\s\-_/,:;()\[\]'\"`.\u2010-\u2015\u2212]+")
 
 
 def _singular(word: str) -> str:
+    """Fold a plural: lower-case words ("networks"), and acronyms with a plural s ("SAEs")."""
+    if re.fullmatch(r"[A-Z0-9\-]{2,}s", word):
+        return word[:-1]
+    if word != word.lower():
+        return word  # a name ("GatedLens") keeps its letters
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
@@ -58,16 +63,20 @@ def _singular(word: str) -> str:
     return word
 
 
+def _key_parts(text: str) -> list[str]:
+    text = unicodedata.normalize("NFKC", clean_label(text))
+    parts = [_singular(re.sub(r"[^0-9A-Za-z+&α-ωΑ-Ω]", "", w)) for w in _SPLIT.split(text)]
+    return [p.lower() for p in parts if p]
+
+
 def norm_key(text: str) -> str:
     """The matching key of a written form: NFKC, lower case, punctuation and spaces dropped, plurals folded."""
-    text = unicodedata.normalize("NFKC", clean_label(text)).lower()
-    parts = [re.sub(r"[^0-9a-z+&α-ω]", "", w) for w in _SPLIT.split(text)]
-    parts = [p for p in parts if p]
-    if not parts:
-        return ""
-    parts = [_singular(p) for p in parts]
-    return "".join(parts)
+    return "".join(_key_parts(text))
 
+
+def readable_key(text: str) -> str:
+    """Like :func:`norm_key` but with words kept apart by '-', for readable IRIs ("message-passing-layer")."""
+    return "-".join(_key_parts(text))
 
 
 def words(doc: Doc) -> Iterator[Span]:
@@ -241,6 +250,28 @@ def name_candidates(doc: Doc) -> Iterator[Span]:
         if end < len(doc) and re.fullmatch(r"v?\d+(\.\d+)?", doc[end].text) and doc[end].i == end and doc[end - 1].whitespace_:
             end += 1
         yield doc[word.start : end]
+
+
+def title_case_terms(doc: Doc) -> Iterator[Span]:
+    """Runs of two or more Title-case words inside a sentence ("Random Network Distillation")."""
+    i = 0
+    n = len(doc)
+    while i < n:
+        t = doc[i]
+        if t.is_sent_start or not (t.is_alpha and t.text[:1].isupper() and not t.is_upper or is_name(t.text)):
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and not doc[j + 1].is_sent_start and (
+            (doc[j + 1].is_alpha and doc[j + 1].text[:1].isupper()) or is_name(doc[j + 1].text)
+            or (doc[j + 1].text in {"-", "–"} and not doc[j].whitespace_ and j + 2 < n and doc[j + 2].text[:1].isupper())
+        ):
+            j += 1
+        words = [w for w in doc[i : j + 1] if w.is_alpha or is_name(w.text)]
+        spaced = any(w.whitespace_ for w in doc[i:j])  # "ImageNet-C" is one word, not a title-case term
+        if len(words) >= 2 and spaced and not all(is_name(w.text) for w in words):
+            yield doc[i : j + 1]
+        i = j + 1
 
 
 def dataset_context(span: Span) -> bool:

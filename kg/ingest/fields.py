@@ -37,7 +37,13 @@ def _text(name: str, value: Any) -> str | None:
         return None
     if not isinstance(value, str):
         raise FieldError(f"`{name}` must be a string, got {type(value).__name__}")
+    _check_unicode(name, value)
     return _strip(value)
+
+
+def _check_unicode(name: str, value: str) -> None:
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise FieldError(f"`{name}` holds an unpaired surrogate escape, which is not Unicode text; fix the escape")
 
 
 def _identifier(value: Any) -> str | None:
@@ -55,6 +61,8 @@ def _names(name: str, value: Any, splitter: re.Pattern[str]) -> tuple[str, ...]:
         parts = value
     else:
         raise FieldError(f"`{name}` must be a list of strings or a delimited string, got {value!r:.60}")
+    for part in parts:
+        _check_unicode(name, part)
     return tuple(p for p in (_strip(p) for p in parts) if p)
 
 
@@ -114,4 +122,7 @@ def abstract_problem(value: Any) -> str | None:
         return f"`abstract` must be a string, got {type(value).__name__}"
     if not _strip(value):
         return "empty `abstract`"
+    bad = next((c for c in value if 0xD800 <= ord(c) <= 0xDFFF), None)
+    if bad is not None:
+        return f"`abstract` holds an unpaired surrogate \\u{ord(bad):04x}, which is not Unicode text; fix the escape"
     return None

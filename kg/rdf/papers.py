@@ -9,6 +9,7 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
 
 from kg.corpus import Paper
+from kg.extract.terms import is_name
 from kg.extract.types import PaperExtraction
 from kg.ids import extractor_iri, mention_iri, sentence_iri, source_iri
 from kg.namespaces import KG, SCHEMA
@@ -43,8 +44,29 @@ def code_iri(url: str) -> URIRef | None:
     return URIRef(iri)
 
 
+_TITLE_NAME = re.compile(r"^\s*([^:]{1,40}?)\s*:\s+\S")
+
+
+def title_name(title: str | None) -> str | None:
+    """The name a title gives before a colon: "GrASP: Gradient-Based Affordance Selection" -> "GrASP"."""
+    if not title:
+        return None
+    m = _TITLE_NAME.match(title)
+    if not m:
+        return None
+    name = m.group(1).strip()
+    words = name.split()
+    if len(words) > 3 or "," in name or not any(is_name(w) for w in words):
+        return None  # a catchy phrase ("Protect the weak: ..."), not a name
+    return name
+
+
 def short_title(paper: Paper, extraction: PaperExtraction) -> str:
-    """The paper's short name: what it introduces, else its title, else the start of its first sentence."""
+    """The paper's short name: the name its title gives ("X: ..."), else what it introduces, else its
+    title, else the start of its first sentence."""
+    named = title_name(paper.field("title"))
+    if named:
+        return named
     if extraction.name:
         return extraction.name
     title = paper.field("title")
