@@ -1,4 +1,4 @@
-"""``kg export``: write the graph in another RDF format."""
+"""``kg export``: write the graph in another RDF format, or as a network for Gephi/Cytoscape."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,20 +6,23 @@ from pathlib import Path
 import click
 
 from kg.cli.common import DEFAULT_GRAPH, graph_options, handle_errors
+from kg.analysis.export import NETWORK_FORMATS
 from kg.formats import FORMATS
 
 
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default=None,
+@click.option("--format", "fmt", type=click.Choice([*FORMATS, *NETWORK_FORMATS]), default=None,
               help="Output format (default: from --output's extension, else turtle).")
 @click.option("--output", "-o", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="File to write (atomically); default standard output.")
 @graph_options
 @handle_errors
 def export(fmt: str | None, output: Path | None, graph_path: Path | None, store: str | None) -> None:
-    """Export the graph as Turtle, N-Triples, N-Quads, TriG, JSON-LD (with a kg: context) or RDF/XML.
+    """Export the graph as Turtle, N-Triples, N-Quads, TriG, JSON-LD (with a kg: context) or RDF/XML,
+    or as the typed paper-entity network in GraphML or GEXF (labels and types as attributes).
 
     \b
+    kg export --format graphml --output output/kg.graphml
     kg export --format jsonld --output output/kg.jsonld
     kg export --store output/store --format nt > kg.nt
     """
@@ -27,6 +30,17 @@ def export(fmt: str | None, output: Path | None, graph_path: Path | None, store:
     from kg.store import graph_from_options
 
     graph = graph_from_options(graph_path, store, default=DEFAULT_GRAPH)
+    network = fmt in NETWORK_FORMATS or (fmt is None and output is not None and any(
+        output.suffix.lower() == f.extension for f in NETWORK_FORMATS.values()))
+    if network:
+        from kg.analysis.export import serialize_network, write_network
+
+        if output is None:
+            click.echo(serialize_network(graph, fmt).decode("utf-8"), nl=False)
+        else:
+            write_network(graph, output, fmt)
+            click.echo(f"wrote {output} ({fmt or output.suffix.lstrip('.')} network)", err=True)
+        return
     if output is not None:
         chosen = get_format(fmt) if fmt else format_for_path(output)
         write_graph(graph, output, chosen)
