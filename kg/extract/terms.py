@@ -174,11 +174,30 @@ def classify_phrase(tokens: list[Token]) -> str | None:
     return "Method"
 
 
+#: Heads that make the rest of a noun phrase a task: "the dueling bandit problem", "MARL settings"
+PROBLEM_HEADS = frozenset({"problem", "task", "setting", "scenario"})
+
+
+def problem_phrase(tokens: list[Token]) -> list[Token] | None:
+    """The task named before a problem word: "convex clustering problems" -> "convex clustering"."""
+    if len(tokens) < 3 or tokens[-1].lemma_.lower() not in PROBLEM_HEADS:
+        return None
+    mods = [t for t in tokens[:-1] if not t.is_punct]
+    content = [t for t in mods if t.pos_ in {"NOUN", "PROPN", "ADJ", "VERB"} and t.lower_ not in GENERIC_HEADS]
+    if len(content) < 2 or any(t.lower_ in {"this", "these", "such", "same", "following"} for t in mods):
+        return None
+    return tokens[:-1]
+
+
 def phrase_candidates(doc: Doc) -> Iterator[tuple[Span, str]]:
     """Task and method phrases from the parser's noun chunks, cut at their first typed head."""
     for chunk in doc.noun_chunks:
         tokens = _strip_edges(list(chunk))
         if not tokens:
+            continue
+        problem = problem_phrase(tokens)
+        if problem is not None and classify_phrase(problem) != "Method":
+            yield doc[problem[0].i : problem[-1].i + 1], "Task"
             continue
         # split coordinations inside a chunk ("fast and efficient detection" stays; "X and Y models" is rare)
         # look for the rightmost typed head, then shorter prefixes ending in a typed head
@@ -250,6 +269,36 @@ def name_candidates(doc: Doc) -> Iterator[Span]:
         if end < len(doc) and re.fullmatch(r"v?\d+(\.\d+)?", doc[end].text) and doc[end].i == end and doc[end - 1].whitespace_:
             end += 1
         yield doc[word.start : end]
+
+
+#: Modifiers that make a metric a different, named metric ("worst-class accuracy", "average reward")
+_METRIC_MODIFIER_POS = {"ADJ", "NOUN", "PROPN", "VERB"}
+
+
+def extend_metric(doc: Doc, m: Mention) -> Mention:
+    """Extend a one-word vocabulary metric over its modifiers: "accuracy" -> "worst class accuracy".
+
+    The extended metric is its own entity (no vocabulary concept): "average accuracy" is not "accuracy".
+    """
+    if m.type != "Metric" or m.rule != "vocabulary":
+        return m
+    span = doc.char_span(m.start, m.end, alignment_mode="expand")
+    if span is None or len(span) != 1 or not span.text.islower():
+        return m
+    start = span.start
+    while start > 0 and start > span.sent.start:
+        prev = doc[start - 1]
+        if prev.pos_ in _METRIC_MODIFIER_POS and prev.lower_ not in GENERIC_MODIFIERS and prev.lower_ not in EVALUATIVE \
+                and prev.dep_ in {"amod", "compound", "nmod"} and prev.head.i >= span.start and not prev.is_stop:
+            start -= 1
+        elif prev.text == "-" and start - 2 >= span.sent.start and not doc[start - 2].whitespace_:
+            start -= 1
+        else:
+            break
+    if start == span.start or doc[start].text == "-":
+        return m
+    ext = doc[start : span.end]
+    return Mention(ext.start_char, ext.end_char, "Metric", clean_label(ext.text), "metric-phrase")
 
 
 def title_case_terms(doc: Doc) -> Iterator[Span]:
