@@ -189,6 +189,31 @@ def problem_phrase(tokens: list[Token]) -> list[Token] | None:
     return tokens[:-1]
 
 
+#: Heads that add nothing to the method named before them: "oblivious sketching techniques"
+_KIND_HEADS = frozenset({"method", "technique", "approach", "algorithm", "framework", "scheme", "strategy",
+                         "procedure", "paradigm", "methodology"})
+#: Heads naming a part of a model rather than a method: "memory modules", "decoder network"
+_PART_HEADS = frozenset({"module", "block", "layer", "unit", "head", "component", "encoder", "decoder"})
+
+
+def _method_core(tokens: list[Token]) -> list[Token] | None:
+    """The method a phrase names, without a trailing kind word; None when nothing specific is left."""
+    head = tokens[-1]
+    if head.lemma_.lower() in _PART_HEADS or (head.lemma_.lower() == "network" and len(tokens) >= 2
+                                              and tokens[-2].lemma_.lower() in _PART_HEADS):
+        return tokens if any(is_name(t.text) for t in tokens) else None
+    if head.lemma_.lower() not in _KIND_HEADS:
+        return tokens
+    core = _strip_edges(tokens[:-1])
+    if not core or any(is_name(t.text) for t in core) and len(core) == 1:
+        return tokens if core else None
+    if len(core) == 1 and core[0].text.islower():
+        return None  # "augmentation method", "Bayesian method"
+    if classify_phrase(core) != "Method" and not any(t.lower_ in TECHNICAL_ADJECTIVES for t in core):
+        return None
+    return core
+
+
 def phrase_candidates(doc: Doc) -> Iterator[tuple[Span, str]]:
     """Task and method phrases from the parser's noun chunks, cut at their first typed head."""
     for chunk in doc.noun_chunks:
@@ -213,6 +238,10 @@ def phrase_candidates(doc: Doc) -> Iterator[tuple[Span, str]]:
                 # "anomaly detection performance": the sub-phrase is a modifier of a non-generic head
                 if cls == "Method" or tokens[-1].lemma_.lower() not in {"method", "model", "framework", "approach", "benchmark", "task"}:
                     continue
+            if cls == "Method":
+                sub = _method_core(sub)
+                if sub is None:
+                    break
             span = _phrase_span(doc, sub)
             if span is not None:
                 yield span, cls
