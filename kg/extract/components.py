@@ -190,8 +190,10 @@ def resolve_overlaps(mentions: list[Mention]) -> list[Mention]:
                 clash = True
                 break
             if m.type in {"Method", "Task"} and k.type in {"Method", "Task"} and m.rule == "phrase":
-                clash = True
-                break
+                # a longer task phrase around a method stays: "safe reinforcement learning"
+                if not (m.type == "Task" and m.start <= k.start and k.end <= m.end and m.end - m.start > k.end - k.start):
+                    clash = True
+                    break
         if not clash:
             kept.append(m)
     return sorted(kept)
