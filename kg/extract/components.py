@@ -172,7 +172,8 @@ def keep_mention(m: Mention) -> bool:
 def resolve_overlaps(mentions: list[Mention]) -> list[Mention]:
     """Keep one mention per overlapping group of the same type; drop names swallowed by a longer term."""
     def rank(m: Mention) -> tuple:
-        return (RULE_PRIORITY.get(m.rule, 0), m.end - m.start, -m.start)
+        # a total order, so the choice never depends on set iteration (hash seeds differ per process)
+        return (RULE_PRIORITY.get(m.rule, 0), m.end - m.start, m.concept is not None, -m.start, m.rule, m.type, m.text)
 
     kept: list[Mention] = []
     for m in sorted(set(mentions), key=rank, reverse=True):

@@ -317,7 +317,7 @@ def extend_metric(doc: Doc, m: Mention) -> Mention:
     start = span.start
     while start > 0 and start > span.sent.start:
         prev = doc[start - 1]
-        if prev.pos_ in _METRIC_MODIFIER_POS and prev.lower_ not in GENERIC_MODIFIERS and prev.lower_ not in EVALUATIVE \
+        if prev.is_alpha and prev.pos_ in _METRIC_MODIFIER_POS and prev.lower_ not in GENERIC_MODIFIERS and prev.lower_ not in EVALUATIVE \
                 and prev.dep_ in {"amod", "compound", "nmod"} and prev.head.i >= span.start and not prev.is_stop:
             start -= 1
         elif prev.text == "-" and start - 2 >= span.sent.start and not doc[start - 2].whitespace_:
