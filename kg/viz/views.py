@@ -12,7 +12,7 @@ from kg.errors import NotFoundError
 #: default number of nodes of the overview (the most central ones) on large graphs
 OVERVIEW_TOP = 1500
 #: ego views keep at most this many nodes (the closest, then the most central): < 1 MB a page
-EGO_MAX_NODES = 250
+EGO_MAX_NODES = 200
 
 
 def rank(g: nx.Graph) -> dict[str, float]:
