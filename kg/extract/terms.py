@@ -56,6 +56,8 @@ def _singular(word: str) -> str:
         return word[:-1]
     if word != word.lower():
         return word  # a name ("GatedLens") keeps its letters
+    if word.endswith(("series", "species")):
+        return word  # singular and plural alike
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
