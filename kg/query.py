@@ -83,14 +83,7 @@ _KEYWORD = re.compile(r"[A-Za-z]+")
 
 def is_update(text: str) -> bool:
     """Whether ``text`` is a SPARQL Update (its first keyword after the prologue is INSERT, DELETE, LOAD, ...)."""
-    pos = 0
-    while True:
-        match = _PROLOGUE.match(text, pos)
-        if not match or match.end() == pos:
-            break
-        pos = match.end()
-    word = _KEYWORD.match(text, pos)
-    return bool(word) and word.group(0).upper() in _UPDATE_KEYWORDS
+    return _first_keyword(text) in _UPDATE_KEYWORDS
 
 
 def resolve_query(text_or_saved_name: str) -> tuple[str, SavedQuery | None]:
@@ -203,7 +196,8 @@ def _convert_ox(result: Any, kind_hint: str) -> QueryResult:
     return QueryResult(kind=kind_hint, graph=graph)
 
 
-def _graph_kind(text: str) -> str:
+def _first_keyword(text: str) -> str:
+    """The first keyword of a query after its prologue (PREFIX/BASE declarations and comments), upper-cased."""
     pos = 0
     while True:
         match = _PROLOGUE.match(text, pos)
@@ -211,7 +205,11 @@ def _graph_kind(text: str) -> str:
             break
         pos = match.end()
     word = _KEYWORD.match(text, pos)
-    return "describe" if word and word.group(0).upper() == "DESCRIBE" else "construct"
+    return word.group(0).upper() if word else ""
+
+
+def _graph_kind(text: str) -> str:
+    return "describe" if _first_keyword(text) == "DESCRIBE" else "construct"
 
 
 def _run_oxigraph(store: ox.Store, text: str, bindings: Mapping[str, Node]) -> QueryResult:

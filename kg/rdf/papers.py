@@ -13,6 +13,7 @@ from kg.extract.terms import is_name
 from kg.extract.types import PaperExtraction
 from kg.ids import extractor_iri, mention_iri, sentence_iri, source_iri
 from kg.namespaces import KG, SCHEMA
+from kg.rdf.evidence import sentence_index, sentence_triples
 from kg.resolve import Resolution
 
 Triple = tuple[URIRef, URIRef, object]
@@ -117,7 +118,6 @@ def paper_triples(paper: Paper, extraction: PaperExtraction) -> Iterator[Triple]
 def link_triples(paper: Paper, extraction: PaperExtraction, resolution: Resolution) -> Iterator[Triple]:
     """Paper -> entity links, each with its evidence: kg:Mention nodes and the sentences they sit in."""
     p = URIRef(paper.iri)
-    sentences = extraction.sentences
     used_sentences: set[int] = set()
     for m in extraction.mentions:
         iri = resolution.entity_of.get((paper.iri, m.start, m.end, m.type))
@@ -135,18 +135,12 @@ def link_triples(paper: Paper, extraction: PaperExtraction, resolution: Resoluti
         yield mi, KG.start, Literal(m.start)
         yield mi, KG.end, Literal(m.end)
         yield mi, PROV.wasAttributedTo, extractor_iri(m.rule)
-        index = next((i for i, (a, b) in enumerate(sentences) if a <= m.start < b), None)
+        index = sentence_index(extraction, m.start)
         if index is not None:
             used_sentences.add(index)
             yield mi, KG.inSentence, sentence_iri(p, index)
     for index in sorted(used_sentences):
-        a, b = sentences[index]
-        s = sentence_iri(p, index)
-        yield s, RDF.type, KG.Sentence
-        yield s, DCTERMS.isPartOf, p
-        yield s, KG.text, Literal(paper.abstract[a:b])
-        yield s, KG.start, Literal(a)
-        yield s, KG.end, Literal(b)
+        yield from sentence_triples(paper, extraction, index)
 
 
 def entity_triples(resolution: Resolution, rules: set[str]) -> Iterator[Triple]:
