@@ -235,6 +235,31 @@ def test_every_link_has_a_mention(corpus_graph):
     assert links and links <= evidenced, sorted(links - evidenced)[:5]
 
 
+def test_each_link_has_exactly_one_mention(corpus_graph):
+    g = corpus_graph
+    by_link: dict = {}
+    for m in g.subjects(RDF.type, KG.Mention):
+        by_link.setdefault((g.value(m, KG.paper), g.value(m, KG.property), g.value(m, KG.entity)), []).append(m)
+    assert by_link and all(len(ms) == 1 for ms in by_link.values()), [ms for ms in by_link.values() if len(ms) > 1][:3]
+
+
+def test_link_evidence_keeps_the_earliest_mention_of_each_link():
+    from kg.extract.types import Mention, PaperExtraction
+    from kg.rdf.papers import link_evidence
+    from kg.resolve import Resolution
+
+    paper, sae, eeg = "https://w3id.org/paperkg/id/paper/0", "https://x/sae", "https://x/eeg"
+    mentions = [Mention(90, 93, "Method", "SAE", "abbreviation-use"),
+                Mention(10, 34, "Method", "sparse autoencoder", "phrase"),
+                Mention(50, 53, "Method", "SAE", "proposal", proposed=True),
+                Mention(60, 63, "Modality", "EEG", "vocabulary")]
+    entity_of = {(paper, m.start, m.end, m.type): (eeg if m.type == "Modality" else sae) for m in mentions}
+    links = link_evidence(paper, PaperExtraction(mentions=mentions), Resolution({}, entity_of))
+    assert sorted((str(prop), str(e), m.start) for prop, e, m in links) == [
+        (str(KG.hasModality), eeg, 60), (str(KG.proposes), sae, 50), (str(KG.usesMethod), sae, 10)]
+
+
+
 PROVENANCE = """
 SELECT ?anchor ?start ?end ?sentence ?rule WHERE {
     ?paper dcterms:identifier ?id ; kg:hasModality ?entity .

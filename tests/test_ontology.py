@@ -18,8 +18,8 @@ ONTOLOGY_DIR = ROOT / "ontology"
 DATA = Path(__file__).resolve().parent / "data"
 
 VOCABULARIES = {
-    "modalities.ttl": (KG.Modality, "modality", ID["scheme/modalities"]),
-    "metrics.ttl": (KG.Metric, "metric", ID["scheme/metrics"]),
+    "vocab/modalities.ttl": (KG.Modality, "modality", ID["scheme/modalities"]),
+    "vocab/metrics.ttl": (KG.Metric, "metric", ID["scheme/metrics"]),
     "vocab/datasets.ttl": (KG.Dataset, "dataset", ID["scheme/datasets"]),
     "vocab/methods.ttl": (KG.Method, "method", ID["scheme/methods"]),
     "vocab/tasks.ttl": (KG.Task, "task", ID["scheme/tasks"]),
@@ -221,7 +221,7 @@ def test_broader_narrower_symmetric_and_acyclic(vocabulary: tuple[str, Graph]) -
 
 
 def test_required_modalities_present() -> None:
-    graph = _parse("modalities.ttl")
+    graph = _parse("vocab/modalities.ttl")
     prefs = {str(o) for o in graph.objects(None, SKOS.prefLabel)}
     assert [m for m in REQUIRED_MODALITIES if m not in prefs] == []
     eeg, ieeg = ID["modality/eeg"], ID["modality/ieeg"]
@@ -232,7 +232,7 @@ def test_required_modalities_present() -> None:
 
 
 def test_modality_cues_are_unambiguous() -> None:
-    graph = _parse("modalities.ttl")
+    graph = _parse("vocab/modalities.ttl")
     cue_owner: dict[str, set] = defaultdict(set)
     label_owner: dict[str, set] = defaultdict(set)
     for c in _concepts(graph):
@@ -251,7 +251,7 @@ def test_modality_cues_are_unambiguous() -> None:
 
 
 def test_top1_accuracy_is_narrower_than_accuracy() -> None:
-    graph = _parse("metrics.ttl")
+    graph = _parse("vocab/metrics.ttl")
     assert (ID["metric/top-1-accuracy"], SKOS.broader, ID["metric/accuracy"]) in graph
     assert graph.value(ID["metric/fid"], SKOS.prefLabel) == Literal("FID")
 
@@ -261,8 +261,8 @@ def test_vocabulary_sizes() -> None:
     assert sizes["vocab/datasets.ttl"] >= 200
     assert sizes["vocab/methods.ttl"] >= 200
     assert sizes["vocab/tasks.ttl"] >= 150
-    assert sizes["metrics.ttl"] >= 80
-    assert sizes["modalities.ttl"] >= 40
+    assert sizes["vocab/metrics.ttl"] >= 80
+    assert sizes["vocab/modalities.ttl"] >= 40
 
 
 # --------------------------------------------------------------------------- SHACL

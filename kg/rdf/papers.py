@@ -10,7 +10,7 @@ from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
 
 from kg.corpus import Paper
 from kg.extract.terms import is_name
-from kg.extract.types import PaperExtraction
+from kg.extract.types import Mention, PaperExtraction
 from kg.ids import extractor_iri, mention_iri, sentence_iri, source_iri
 from kg.namespaces import KG, SCHEMA
 from kg.rdf.evidence import sentence_index, sentence_triples
@@ -115,16 +115,25 @@ def paper_triples(paper: Paper, extraction: PaperExtraction) -> Iterator[Triple]
             yield s, DCTERMS.identifier, Literal(record.id)
 
 
-def link_triples(paper: Paper, extraction: PaperExtraction, resolution: Resolution) -> Iterator[Triple]:
-    """Paper -> entity links, each with its evidence: kg:Mention nodes and the sentences they sit in."""
-    p = URIRef(paper.iri)
-    used_sentences: set[int] = set()
-    for m in extraction.mentions:
-        iri = resolution.entity_of.get((paper.iri, m.start, m.end, m.type))
+def link_evidence(paper_iri: str, extraction: PaperExtraction,
+                  resolution: Resolution) -> list[tuple[URIRef, URIRef, Mention]]:
+    """Each paper -> entity link once, as (property, entity, mention): the link's evidence is its
+    earliest mention in the abstract (the others back the same triple and add nothing to trace it)."""
+    links: dict[tuple[URIRef, URIRef], Mention] = {}
+    for m in sorted(extraction.mentions, key=lambda m: (m.start, m.end, m.type, m.rule)):
+        iri = resolution.entity_of.get((paper_iri, m.start, m.end, m.type))
         if iri is None:
             continue
-        e = URIRef(iri)
         prop = KG.proposes if m.proposed else LINK_PROPERTY[m.type]
+        links.setdefault((prop, URIRef(iri)), m)
+    return [(prop, e, m) for (prop, e), m in links.items()]
+
+
+def link_triples(paper: Paper, extraction: PaperExtraction, resolution: Resolution) -> Iterator[Triple]:
+    """Paper -> entity links, each with its evidence: a kg:Mention node and the sentence it sits in."""
+    p = URIRef(paper.iri)
+    used_sentences: set[int] = set()
+    for prop, e, m in link_evidence(paper.iri, extraction, resolution):
         yield p, prop, e
         mi = mention_iri(p, m.start, m.end, m.type)
         yield mi, RDF.type, KG.Mention
