@@ -27,7 +27,7 @@ for _name in ("mentions", "proposed", "paper_name"):
         Doc.set_extension(_name, default=None)
 
 #: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
-RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
+RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
                  "dataset-name": 3, "title-case": 3, "phrase": 2, "gerund-phrase": 2, "statistical": 2, "modality-cue": 1}
 
 
@@ -95,7 +95,7 @@ class EntityRecognizer:
 
     def __call__(self, doc: Doc) -> Doc:
         abbrs = doc._.abbreviations or []
-        found: list[Mention] = [T.extend_metric(doc, m) for m in self.vocabulary_mentions(doc)]
+        found: list[Mention] = [T.learning_setting(doc, T.extend_metric(doc, m)) for m in self.vocabulary_mentions(doc)]
         redefined = {a.short.text for a in abbrs if not self._defines_concept(a)}
         found = [m for m in found if m.text not in redefined and m.text.rstrip("s") not in redefined]
         abbr_mentions = list(T.abbreviation_mentions(abbrs, self.type_of_abbreviation))
@@ -121,9 +121,9 @@ class EntityRecognizer:
             found.append(T.mention(span, cls, "phrase"))
         for span in T.gerund_tasks(doc):
             found.append(T.mention(span, "Task", "gerund-phrase"))
-        known = [(m.start, m.end) for m in found if m.rule == "vocabulary"]
+        known = [(m.start, m.end) for m in found if m.rule in {"vocabulary", "learning-setting"}]
         for span in T.title_case_terms(doc):
-            if any(a < span.end_char and span.start_char < b for a, b in known):
+            if any(a < span.end_char and span.start_char < b for a, b in known) and not T.specialises(span, known):
                 continue  # part of a known dataset/method name
             last = span[-1].lemma_.lower()
             t = "Dataset" if T.dataset_context(span) or last in DATASET_NOUNS else "Task" if T.classify_phrase(list(span)) == "Task" else "Method"
@@ -171,9 +171,15 @@ def keep_mention(m: Mention) -> bool:
 
 def resolve_overlaps(mentions: list[Mention]) -> list[Mention]:
     """Keep one mention per overlapping group of the same type; drop names swallowed by a longer term."""
+    known = [(m.start, m.end) for m in mentions if m.rule == "vocabulary"]
+
     def rank(m: Mention) -> tuple:
+        # a name that specialises a known term outranks it: "Stochastic Normalizing Flows (SNF)"
+        priority = RULE_PRIORITY.get(m.rule, 0)
+        if m.rule in {"abbreviation", "title-case"} and m.type == "Method" and T.specialises_chars(m.text, m.start, m.end, known):
+            priority = max(RULE_PRIORITY.values()) + 1
         # a total order, so the choice never depends on set iteration (hash seeds differ per process)
-        return (RULE_PRIORITY.get(m.rule, 0), m.end - m.start, m.concept is not None, -m.start, m.rule, m.type, m.text)
+        return (priority, m.end - m.start, m.concept is not None, -m.start, m.rule, m.type, m.text)
 
     kept: list[Mention] = []
     for m in sorted(set(mentions), key=rank, reverse=True):
@@ -189,6 +195,9 @@ def resolve_overlaps(mentions: list[Mention]) -> list[Mention]:
             inside = k.start <= m.start and m.end <= k.end
             if inside and m.rule in {"name", "dataset-name", "phrase"} and k.type in {"Method", "Task", "Dataset", "Metric"}:
                 clash = True
+                break
+            if inside and k.rule == "learning-setting" and m.type == "Method":
+                clash = True  # "reinforcement learning" inside "safe reinforcement learning"
                 break
             if m.type in {"Method", "Task"} and k.type in {"Method", "Task"} and m.rule == "phrase":
                 # a longer task phrase around a method stays: "safe reinforcement learning"

@@ -332,6 +332,63 @@ def extend_metric(doc: Doc, m: Mention) -> Mention:
     return Mention(ext.start_char, ext.end_char, "Metric", clean_label(ext.text), "metric-phrase")
 
 
+#: reinforcement learning as a vocabulary method names it ("deep RL"); its settings make tasks of it
+_PARADIGM = re.compile(r"(?:deep |Deep )?(?:[Rr]einforcement [Ll]earning|RL)")
+#: a run of words (hyphenated compounds included) right before a position
+_WORDS_BEFORE = re.compile(r"((?:[A-Za-z]+(?:-[A-Za-z]+)*[ \t]+)+)$")
+
+
+def learning_setting(doc: Doc, m: Mention) -> Mention:
+    """Reinforcement learning written with its setting is a task: "safe reinforcement learning",
+    "preference-based RL", "partially observable RL" (a setting is a problem; the methods solve it).
+
+    Words of :data:`LEARNING_SETTINGS` right before the paradigm are taken in ("deep" too, between
+    them); the result is a Task of its own, without the paradigm's concept. Other mentions pass unchanged.
+    """
+    if m.type != "Method" or m.rule != "vocabulary" or not _PARADIGM.fullmatch(m.text):
+        return m
+    before = _WORDS_BEFORE.search(doc.text[max(0, m.start - 80) : m.start])
+    if not before:
+        return m
+    words = before.group(1).split()
+    start, taken, pos = m.start, 0, m.start
+    for word in reversed(words):
+        pos = doc.text.rindex(word, 0, pos)
+        low = word.lower()
+        if low in LEARNING_SETTINGS or all(part in LEARNING_SETTINGS for part in low.split("-")):
+            start, taken = pos, taken + 1
+        elif low != "deep":
+            break
+    if not taken:
+        return m
+    span = doc.char_span(start, m.end, alignment_mode="expand")
+    if span is None or span.sent.start_char > start:
+        return m
+    return Mention(span.start_char, span.end_char, "Task", clean_label(span.text), "learning-setting")
+
+
+def specialises_chars(text: str, start: int, end: int, known: Iterable[tuple[int, int]]) -> bool:
+    """Does the name ``text`` (characters ``start:end``) strictly contain a known term and add a
+    specific word to it ("Lightning Attention", "Stochastic Normalizing Flows"; not "Pretrained
+    Language Models", whose extra word is generic)?"""
+    if (start, end) in set(known):
+        return False
+    inner = [(a, b) for a, b in known if start <= a and b <= end]
+    if not inner or any(a < end and start < b and not (start <= a and b <= end) for a, b in known):
+        return False
+    rest = text
+    for a, b in sorted(inner, reverse=True):
+        rest = rest[: a - start] + " " + rest[b - start :]
+    extra = [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", rest)]
+    return any(w not in GENERIC_MODIFIERS and w not in GENERIC_HEADS and w not in {"deep", "pretrained", "pre-trained"}
+               for w in extra)
+
+
+def specialises(span: Span, known: Iterable[tuple[int, int]]) -> bool:
+    """:func:`specialises_chars` for a span."""
+    return specialises_chars(span.text, span.start_char, span.end_char, known)
+
+
 def title_case_terms(doc: Doc) -> Iterator[Span]:
     """Runs of two or more Title-case words inside a sentence ("Random Network Distillation")."""
     i = 0
@@ -340,6 +397,9 @@ def title_case_terms(doc: Doc) -> Iterator[Span]:
         t = doc[i]
         if t.is_sent_start or not (t.is_alpha and t.text[:1].isupper() and not t.is_upper or is_name(t.text)):
             i += 1
+            continue
+        if doc[i - 1].text in {"-", "–"} and not doc[i - 1].whitespace_:
+            i += 1  # the tail of a hyphenated word ("Multi-Time" at a sentence start)
             continue
         j = i
         while j + 1 < n and not doc[j + 1].is_sent_start and (

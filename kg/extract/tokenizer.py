@@ -1,0 +1,34 @@
+"""Tokenizer tweak: phrasal compounds stay one token ("out-of-distribution", "state-of-the-art").
+
+spaCy splits every hyphen between letters, so "out-of-distribution generalization" reaches the
+parser as five tokens with a preposition in the middle, and the noun phrase is lost. Compounds
+joined around a function word ("X-of-Y", "X-to-Y", "in-context", "off-the-shelf") are kept whole;
+ordinary compounds ("multi-agent", "graph-based") are still split as before.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+#: words that make a hyphenated string a phrasal compound
+_FUNCTION_WORDS = "of|the|to|in|on|for|and|or|a|an|by|with|at|from|off|out|over|under|up|vs"
+PHRASAL_COMPOUND = re.compile(
+    rf"(?i)(?:[a-z0-9]+-)*(?:(?<=-)(?:{_FUNCTION_WORDS})-|^(?:in|out|off|on|over)-)(?:[a-z0-9]+-?)*[a-z0-9]+"
+)
+
+
+def is_phrasal_compound(text: str) -> bool:
+    """Is ``text`` a hyphenated compound built around a function word ("out-of-distribution")?"""
+    return "-" in text and PHRASAL_COMPOUND.fullmatch(text) is not None
+
+
+def keep_phrasal_compounds(tokenizer) -> None:
+    """Make ``tokenizer`` (a spaCy Tokenizer) keep phrasal compounds as single tokens."""
+    previous: Callable | None = tokenizer.token_match
+
+    def match(text: str):
+        if is_phrasal_compound(text):
+            return True
+        return previous(text) if previous is not None else None
+
+    tokenizer.token_match = match

@@ -1,0 +1,88 @@
+"""Extraction rules on short texts, with the real spaCy pipeline (loaded once per session)."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kg.extract import extract_doc
+from kg.extract.terms import specialises_chars
+from kg.extract.tokenizer import is_phrasal_compound
+
+WORD = st.from_regex(r"[a-z]{2,9}", fullmatch=True).filter(
+    lambda w: w not in {"of", "the", "to", "in", "on", "for", "and", "or", "an", "by", "with", "at", "from", "off",
+                        "out", "over", "under", "up", "vs"})
+
+
+def mentions(nlp, text: str) -> set[tuple[str, str, str]]:
+    return {(m.type, m.text, m.rule) for m in extract_doc(nlp(text)).mentions}
+
+
+@given(WORD, st.sampled_from(["of", "to", "and", "of-the"]), WORD)
+def test_words_joined_around_a_function_word_are_a_phrasal_compound(a, joint, b):
+    assert is_phrasal_compound(f"{a}-{joint}-{b}")
+
+
+@given(WORD, WORD)
+def test_an_ordinary_hyphenated_word_is_not_a_phrasal_compound(a, b):
+    assert not is_phrasal_compound(f"{a}-{b}")
+    assert not is_phrasal_compound(f"{a} of {b}")
+
+
+def test_tokenizer_keeps_phrasal_compounds_whole(nlp):
+    doc = nlp.make_doc("State-of-the-art out-of-distribution detection, end-to-end; multi-agent RL.")
+    words = [t.text for t in doc]
+    assert "State-of-the-art" in words and "out-of-distribution" in words and "end-to-end" in words
+    assert "multi-agent" not in words  # ordinary compounds are split as spaCy always did
+
+
+def test_a_task_phrase_with_a_phrasal_compound_is_found(nlp):
+    found = mentions(nlp, "Experiments demonstrate the effectiveness of Fishr for out-of-distribution generalization.")
+    assert ("Task", "out-of-distribution generalization", "phrase") in found
+
+
+@pytest.mark.parametrize("text, task", [
+    ("In preference-based Reinforcement Learning (RL), labels are costly.", "preference-based Reinforcement Learning"),
+    ("We evaluate on the Safe Reinforcement Learning benchmark.", "Safe Reinforcement Learning"),
+    ("Robust reinforcement learning is hard.", "Robust reinforcement learning"),
+])
+def test_reinforcement_learning_with_its_setting_is_a_task(nlp, text, task):
+    found = mentions(nlp, text)
+    assert ("Task", task, "learning-setting") in found
+    inside = {t for typ, t, _ in found if typ == "Method" and t in task}
+    assert not inside, inside
+
+
+def test_reinforcement_learning_alone_stays_a_method(nlp):
+    assert ("Method", "reinforcement learning", "vocabulary") in mentions(nlp, "We use reinforcement learning to plan.")
+
+
+def test_learning_settings_of_the_vocabulary_are_tasks(nlp):
+    found = mentions(nlp, "We study meta-learning, offline RL and in-context learning.")
+    assert {("Task", "meta-learning"), ("Task", "offline RL"), ("Task", "in-context learning")} <= {
+        (typ, t) for typ, t, _ in found}
+
+
+def test_a_name_that_specialises_a_known_term_is_its_own_method(nlp):
+    found = mentions(nlp, "Here we propose Stochastic Normalizing Flows (SNF), a sequence of invertible functions.")
+    assert ("Method", "Stochastic Normalizing Flows", "abbreviation") in found or (
+        "Method", "Stochastic Normalizing Flows", "title-case") in found
+    assert not any(t == "Normalizing Flows" for _typ, t, _ in found)
+
+
+def test_a_known_term_written_in_title_case_keeps_its_concept(nlp):
+    doc = nlp("We fine-tune Graph Neural Networks on molecules.")
+    gnn = [m for m in extract_doc(doc).mentions if m.text == "Graph Neural Networks" and m.type == "Method"]
+    assert gnn and gnn[0].rule == "vocabulary" and gnn[0].concept
+
+
+@pytest.mark.parametrize("text, specific", [
+    ("Lightning Attention", True),
+    ("Stochastic Normalizing Flows", True),
+    ("Pretrained Language Models", False),  # the extra word is generic
+    ("Language Models", False),  # the known term itself
+])
+def test_specialises(text, specific):
+    known_word = "Attention" if "Attention" in text else "Normalizing Flows" if "Flows" in text else "Language Models"
+    a = text.index(known_word)
+    assert specialises_chars(text, 0, len(text), [(a, a + len(known_word))]) is specific
