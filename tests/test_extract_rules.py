@@ -86,3 +86,26 @@ def test_specialises(text, specific):
     known_word = "Attention" if "Attention" in text else "Normalizing Flows" if "Flows" in text else "Language Models"
     a = text.index(known_word)
     assert specialises_chars(text, 0, len(text), [(a, a + len(known_word))]) is specific
+
+
+def modalities(nlp, text: str) -> set[str]:
+    return {m.concept.rsplit("/", 1)[-1] for m in extract_doc(nlp(text)).mentions if m.type == "Modality"}
+
+
+def test_a_modality_named_only_in_a_release_note_is_not_the_papers(nlp):
+    text = ("We propose a planner for robot arms. The code and videos of our method are available at "
+            "https://example.org/planner.")
+    assert "video" not in modalities(nlp, text)
+    assert "video" in modalities(nlp, "We propose a planner that learns from videos of robot arms.")
+
+
+def test_modality_words_in_a_sentence_about_modalities(nlp):
+    found = modalities(nlp, "We evaluate the approach across three modalities (vision, language, and audio).")
+    assert {"image", "text", "audio"} <= found
+    assert "text" not in modalities(nlp, "We study the language of mathematics.")
+
+
+def test_protein_papers_name_their_data_by_sequence_or_structure(nlp):
+    found = modalities(nlp, "Protein models learn from large sequence and structure datasets of proteins.")
+    assert {"protein-sequence", "protein-structure"} <= found
+    assert "protein-sequence" not in modalities(nlp, "We model a sequence of images with a structure prior.")

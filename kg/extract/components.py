@@ -17,9 +17,11 @@ from spacy.tokens import Doc, Span
 
 import kg.extract.abbreviations  # noqa: F401  (registers paperkg_abbreviations)
 from kg.extract import terms as T
+from kg.extract.modality import implied_modalities, working_modalities
 from kg.extract.lexicon import AMBIGUOUS_FORMS, DATASET_NOUNS, METRIC_HEADS
 from kg.extract.proposals import find_proposals
 from kg.extract.types import Mention
+from kg.namespaces import ID
 from kg.extract.vocab import Vocabulary, load_vocabulary
 
 for _name in ("mentions", "proposed", "paper_name"):
@@ -28,7 +30,8 @@ for _name in ("mentions", "proposed", "paper_name"):
 
 #: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
 RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
-                 "dataset-name": 3, "title-case": 3, "phrase": 2, "gerund-phrase": 2, "statistical": 2, "modality-cue": 1}
+                 "dataset-name": 3, "title-case": 3, "phrase": 2, "gerund-phrase": 2, "statistical": 2, "modality-cue": 1,
+                 "modality-context": 1}
 
 
 class EntityRecognizer:
@@ -65,6 +68,11 @@ class EntityRecognizer:
             else:
                 out.append(T.mention(span, term.type, "vocabulary", concept=term.concept))
         return out
+
+    def modality_concept(self, slug: str) -> str | None:
+        """The IRI of the modality concept ``id:modality/<slug>``, or None when the scheme lacks it."""
+        iri = str(ID[f"modality/{slug}"])
+        return iri if iri in self.vocabulary.concepts else None
 
     def _defines_concept(self, abbr) -> bool:
         """Does the definition's long form name the vocabulary concept its short form matches?"""
@@ -134,8 +142,9 @@ class EntityRecognizer:
                 continue
             t = "Dataset" if T.dataset_context(span) else "Method"
             found.append(T.mention(span, t, "dataset-name" if t == "Dataset" else "name"))
+        found += implied_modalities(doc, self.modality_concept)
         kept = [m for m in resolve_overlaps(found) if keep_mention(m)]
-        doc._.mentions = kept
+        doc._.mentions = working_modalities(doc, kept)
         return doc
 
 
