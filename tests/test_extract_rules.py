@@ -109,3 +109,20 @@ def test_protein_papers_name_their_data_by_sequence_or_structure(nlp):
     found = modalities(nlp, "Protein models learn from large sequence and structure datasets of proteins.")
     assert {"protein-sequence", "protein-structure"} <= found
     assert "protein-sequence" not in modalities(nlp, "We model a sequence of images with a structure prior.")
+
+
+def test_an_acronym_listed_among_methods_is_a_method(nlp):
+    found = mentions(nlp, "We use pretrained encoders (e.g., DINO, SigLIP, MAE) with trained decoders.")
+    assert ("Method", "MAE", "list-context") in found
+    assert ("Metric", "MAE", "vocabulary") in mentions(nlp, "We report MAE and RMSE on three datasets.")
+
+
+def test_plural_metric_acronyms_are_metrics(nlp):
+    found = mentions(nlp, "Our model reaches FIDs of 1.18 at 256 resolution.")
+    assert ("Metric", "FIDs", "vocabulary") in found and not any(t == "FIDs" and typ == "Method" for typ, t, _ in found)
+
+
+def test_a_run_in_heading_is_no_metric(nlp):
+    assert not any(typ == "Metric" for typ, _t, _r in mentions(
+        nlp, "The study shows two benefits. *Accuracy:* experiments on four benchmarks show consistent gains."))
+    assert ("Metric", "accuracy", "vocabulary") in mentions(nlp, "The model reaches an accuracy of 95% on the test set.")

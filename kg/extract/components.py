@@ -31,7 +31,7 @@ for _name in ("mentions", "proposed", "paper_name"):
 #: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
 RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
                  "dataset-name": 3, "title-case": 3, "phrase": 2, "gerund-phrase": 2, "statistical": 2, "modality-cue": 1,
-                 "modality-context": 1}
+                 "modality-context": 1, "list-context": 4}
 
 
 class EntityRecognizer:
@@ -46,8 +46,9 @@ class EntityRecognizer:
             key = f"t{i}"
             self.terms[key] = term
             forms = {term.form}
-            if not term.cue and term.type != "Metric" and not term.form.endswith("s") and term.form[-1:].isalpha():
-                forms.add(term.form + "s")
+            if not term.cue and (term.type != "Metric" or term.form.isupper()) and not term.form.endswith("s") \
+                    and term.form[-1:].isalpha():
+                forms.add(term.form + "s")  # metrics: only acronyms ("FIDs"), not "losses" from "loss"
             # acronyms and short forms must match case exactly ("MAP" is not "map")
             exact = len(term.form) <= 5 or any(c.isupper() for c in term.form[1:])
             matcher = self.exact if exact else self.folded
@@ -143,7 +144,9 @@ class EntityRecognizer:
             t = "Dataset" if T.dataset_context(span) else "Method"
             found.append(T.mention(span, t, "dataset-name" if t == "Dataset" else "name"))
         found += implied_modalities(doc, self.modality_concept)
-        kept = [m for m in resolve_overlaps(found) if keep_mention(m)]
+        kept = [m for m in resolve_overlaps(found) if keep_mention(m)
+                and not (m.type == "Metric" and T.is_heading(m, doc.text))]
+        kept = T.list_types(kept, doc.text)
         doc._.mentions = working_modalities(doc, kept)
         return doc
 

@@ -389,6 +389,34 @@ def specialises(span: Span, known: Iterable[tuple[int, int]]) -> bool:
     return specialises_chars(span.text, span.start_char, span.end_char, known)
 
 
+#: what separates the items of an enumeration ("DINO, SigLIP, MAE", "DINO and MAE")
+_LIST_GAP = re.compile(r"\s*(?:,|;|,?\s+(?:and|or))\s+$|^\s*(?:,|;|,?\s+(?:and|or))\s+")
+
+
+def list_types(mentions: list[Mention], text: str) -> list[Mention]:
+    """Type an acronym metric by its enumeration: "encoders (e.g., DINO, SigLIP, MAE)" lists methods, so
+    this "MAE" is the masked autoencoder, not the mean absolute error. Needs a method on each side
+    it has a neighbour on; the retyped mention loses the metric concept."""
+    ordered = sorted(mentions)
+    out = []
+    for i, m in enumerate(ordered):
+        if m.type == "Metric" and m.rule == "vocabulary" and m.text.rstrip("s").isupper():
+            before = [k for k in ordered[:i] if k.end <= m.start][-1:]
+            after = [k for k in ordered[i + 1 :] if k.start >= m.end][:1]
+            neighbours = [k for k in before if _LIST_GAP.fullmatch(text[k.end : m.start])] + \
+                         [k for k in after if _LIST_GAP.fullmatch(text[m.end : k.start])]
+            if neighbours and all(k.type == "Method" for k in neighbours):
+                m = Mention(m.start, m.end, "Method", m.text, "list-context")
+        out.append(m)
+    return out
+
+
+def is_heading(m: Mention, text: str) -> bool:
+    """Is the mention a run-in heading ("*Accuracy:* experiments on ...", "Efficiency: ...")? A heading
+    names a quality the paper claims, not a metric it reports."""
+    return re.match(r"[*_]*\s*:", text[m.end : m.end + 4]) is not None and m.text[:1].isupper()
+
+
 def title_case_terms(doc: Doc) -> Iterator[Span]:
     """Runs of two or more Title-case words inside a sentence ("Random Network Distillation")."""
     i = 0
