@@ -126,3 +126,19 @@ def test_a_run_in_heading_is_no_metric(nlp):
     assert not any(typ == "Metric" for typ, _t, _r in mentions(
         nlp, "The study shows two benefits. *Accuracy:* experiments on four benchmarks show consistent gains."))
     assert ("Metric", "accuracy", "vocabulary") in mentions(nlp, "The model reaches an accuracy of 95% on the test set.")
+
+
+@pytest.mark.parametrize("text, term", [
+    ("We use semi-nonnegative matrix factorisation.", "semi-nonnegative matrix factorisation"),
+    ("We train with mini-batch stochastic gradient descent.", "mini-batch stochastic gradient descent"),
+])
+def test_a_known_term_with_specific_modifiers_is_a_more_specific_term(nlp, text, term):
+    assert ("Method", term, "term-phrase") in mentions(nlp, text)
+
+
+@pytest.mark.parametrize("text, term", [
+    ("There are challenges in large-scale reinforcement learning problems.", "reinforcement learning"),
+    ("We fine-tune a pretrained transformer.", "transformer"),
+])
+def test_generic_modifiers_and_partial_words_are_not_taken_in(nlp, text, term):
+    assert ("Method", term, "vocabulary") in mentions(nlp, text)

@@ -29,7 +29,7 @@ for _name in ("mentions", "proposed", "paper_name"):
         Doc.set_extension(_name, default=None)
 
 #: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
-RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
+RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "term-phrase": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
                  "dataset-name": 3, "title-case": 3, "phrase": 2, "gerund-phrase": 2, "statistical": 2, "modality-cue": 1,
                  "modality-context": 1, "list-context": 4}
 
@@ -104,7 +104,8 @@ class EntityRecognizer:
 
     def __call__(self, doc: Doc) -> Doc:
         abbrs = doc._.abbreviations or []
-        found: list[Mention] = [T.learning_setting(doc, T.extend_metric(doc, m)) for m in self.vocabulary_mentions(doc)]
+        found: list[Mention] = [T.learning_setting(doc, T.extend_term(doc, T.extend_metric(doc, m)))
+                                for m in self.vocabulary_mentions(doc)]
         redefined = {a.short.text for a in abbrs if not self._defines_concept(a)}
         found = [m for m in found if m.text not in redefined and m.text.rstrip("s") not in redefined]
         abbr_mentions = list(T.abbreviation_mentions(abbrs, self.type_of_abbreviation))

@@ -417,6 +417,59 @@ def is_heading(m: Mention, text: str) -> bool:
     return re.match(r"[*_]*\s*:", text[m.end : m.end + 4]) is not None and m.text[:1].isupper()
 
 
+#: adjectives that never make a known method more specific ("pretrained transformer" is a transformer)
+_PLAIN_ADJECTIVES = frozenset("pretrained pre-trained large deep vanilla standard foundation visual generalist".split())
+
+
+def extend_term(doc: Doc, m: Mention) -> Mention:
+    """Extend a vocabulary method or task over the modifiers that make it a more specific one:
+    "matrix factorisation" -> "semi-nonnegative matrix factorisation", "pruning" -> "layer pruning".
+
+    Taken in: noun compounds, hyphenated words and technical adjectives attached inside the term;
+    not generic or evaluative words. The extended term is its own entity (no vocabulary concept).
+    """
+    if m.type not in {"Method", "Task"} or m.rule != "vocabulary" or not m.text[:1].islower() \
+            or m.type == "Method" and is_generic_method(m.text):
+        return m  # "attention": a generic word is no base for a name ("research attention")
+    span = doc.char_span(m.start, m.end, alignment_mode="expand")
+    if span is None:
+        return m
+    start = span.start
+    while start > span.sent.start:
+        prev = doc[start - 1]
+        low = prev.lower_
+        hyphen_piece = start - 2 >= span.sent.start and doc[start - 2].text == "-" and not doc[start - 2].whitespace_
+        ok_word = prev.is_alpha and not prev.is_stop and low not in GENERIC_MODIFIERS and low not in EVALUATIVE \
+            and prev.dep_ in {"amod", "compound", "nmod"} and prev.head.i >= span.start
+        if ok_word and (prev.pos_ in {"NOUN", "PROPN"} and not prev.text.isupper()
+                        or prev.pos_ == "ADJ" and low not in _PLAIN_ADJECTIVES
+                        and (low in TECHNICAL_ADJECTIVES or hyphen_piece or low.startswith(("non", "semi", "multi")))):
+            start -= 1
+        elif prev.text in {"-", "–"} and not prev.whitespace_ and start - 2 >= span.sent.start \
+                and not doc[start - 2].whitespace_ and doc[start - 2].is_alpha:
+            start -= 1
+        else:
+            break
+    while start < span.start and doc[start].text in {"-", "–"}:
+        start += 1
+    # a hyphenated word is taken whole or not at all ("mini-batch SGD"; not "scale" of "large-scale")
+    while start < span.start and start > span.sent.start and not doc[start - 1].whitespace_:
+        word_start = start
+        while word_start > span.sent.start and not doc[word_start - 1].whitespace_:
+            word_start -= 1
+        pieces = [t.lower_ for t in doc[word_start:start] if t.is_alpha]
+        if doc[word_start].is_alpha and all(p not in GENERIC_MODIFIERS and p not in _PLAIN_ADJECTIVES for p in pieces):
+            start = word_start
+        else:
+            while start < span.start and not doc[start - 1].whitespace_:
+                start += 1
+        break
+    if start == span.start:
+        return m
+    ext = doc[start : span.end]
+    return Mention(ext.start_char, ext.end_char, m.type, clean_label(ext.text), "term-phrase")
+
+
 def title_case_terms(doc: Doc) -> Iterator[Span]:
     """Runs of two or more Title-case words inside a sentence ("Random Network Distillation")."""
     i = 0
