@@ -142,3 +142,18 @@ def test_a_known_term_with_specific_modifiers_is_a_more_specific_term(nlp, text,
 ])
 def test_generic_modifiers_and_partial_words_are_not_taken_in(nlp, text, term):
     assert ("Method", term, "vocabulary") in mentions(nlp, text)
+
+
+def test_a_bracket_glued_to_the_next_word_is_split(nlp):
+    assert [t.text for t in nlp.make_doc("Masking (SRM),which")] == ["Masking", "(", "SRM", ")", ",", "which"]
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We propose a novel augmentation method, namely Spectrum Random Masking (SRM),which helps agents.", "SRM"),
+    ("We propose a robust training framework, named Worst-case-aware Robust RL (WocaR-RL) that estimates rewards.",
+     "WocaR-RL"),
+    ("Here we propose an approach to sample target densities: Stochastic Normalizing Flows (SNF), a sequence of maps.",
+     "SNF"),
+])
+def test_the_paper_name_is_the_short_form_of_what_it_proposes(nlp, text, name):
+    assert extract_doc(nlp(text)).name == name

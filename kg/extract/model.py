@@ -46,14 +46,14 @@ def _load_nlp(model: str):  # -> spacy.Language
     import kg.extract.relations  # noqa: F401  (registers paperkg_relations)
     import kg.extract.results  # noqa: F401  (registers paperkg_results)
     import kg.extract.statistical  # noqa: F401  (registers paperkg_scierc_ner)
-    from kg.extract.tokenizer import keep_phrasal_compounds
+    from kg.extract.tokenizer import adapt_tokenizer
 
     name = model or find_model()
     try:
         nlp = spacy.load(name, exclude=list(EXCLUDE))
     except OSError as exc:
         raise ModelError(f"cannot load spaCy pipeline {name!r}: {exc}; reinstall it with pip") from exc
-    keep_phrasal_compounds(nlp.tokenizer)
+    adapt_tokenizer(nlp)
     for component in COMPONENTS:
         nlp.add_pipe(component)
     return nlp

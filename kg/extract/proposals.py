@@ -90,6 +90,16 @@ def _descriptor(doc: Doc, span: Span) -> str | None:
     return None
 
 
+def _after_colon(doc: Doc, last: Token, sent_end: int) -> list[Token]:
+    """The tokens after a colon that closes the clause ending at ``last`` (a few words on, same sentence)."""
+    for t in doc[last.i + 1 : min(sent_end, last.i + 12)]:
+        if t.text == ":":
+            return [x for x in doc[t.i + 1 : min(sent_end, t.i + 12)] if not x.is_punct or x.text in {"-", "–"}][:8]
+        if t.text in {".", ";"}:
+            break
+    return []
+
+
 def _name_spans(doc: Doc, tokens: list[Token], mentions: list[Mention]) -> list[Span]:
     """Names among ``tokens``: name-like words, defined short forms, capitalised proper nouns."""
     if not tokens:
@@ -124,6 +134,9 @@ def _extend(doc: Doc, span: Span) -> Span:
         tok = doc[end]
         if tok.is_alpha and tok.text[:1].isupper() and tok.pos_ in {"PROPN", "NOUN"} and doc[end - 1].whitespace_:
             end += 1
+        elif tok.text == "-" and not doc[end - 1].whitespace_ and not tok.whitespace_ and end + 1 < len(doc) \
+                and doc[end + 1].text[:1].isupper() and doc[end + 1].text.isalnum():
+            end += 2  # a hyphenated name: "WocaR" + "-RL"
         elif _VERSION.match(tok.text) and (doc[end - 1].whitespace_ or tok.text == "++"):
             end += 1
         else:
@@ -169,6 +182,9 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         if not naming and not (lemma in PROPOSE_VERBS and tok.pos_ in {"VERB", "AUX", "ADJ"} and _is_self_trigger(tok)):
             continue
         window = _window(doc, tok, mentions)
+        if window and not _name_spans(doc, window, mentions):
+            # "we propose an approach to sample densities: Stochastic Normalizing Flows (SNF)"
+            window = _after_colon(doc, window[-1], tok.sent.end) or window
         if not window:
             continue
         names = [s for s in _name_spans(doc, window, mentions)
@@ -215,7 +231,8 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
     named = [p for p in out if T.is_name(p.text) or p.short_form or p.text[:1].isupper()]
     name = None
     if named:
-        first = named[0]
+        # the first name; of two starting together, the whole one ("WocaR-RL", not "WocaR")
+        first = min(named, key=lambda p: (p.start, -p.end))
         name = first.short_form or first.text
     elif out:
         name = out[0].text

@@ -1,4 +1,5 @@
-"""Tokenizer tweak: phrasal compounds stay one token ("out-of-distribution", "state-of-the-art").
+"""Tokenizer tweaks for abstracts: phrasal compounds stay one token ("out-of-distribution"), and a
+closing bracket glued to the next word is split off ("(SRM),which").
 
 spaCy splits every hyphen between letters, so "out-of-distribution generalization" reaches the
 parser as five tokens with a preposition in the middle, and the noun phrase is lost. Compounds
@@ -32,3 +33,15 @@ def keep_phrasal_compounds(tokenizer) -> None:
         return previous(text) if previous is not None else None
 
     tokenizer.token_match = match
+
+
+#: a bracket and punctuation glued to the next word: "(SRM),which" -> "(", "SRM", ")", ",", "which"
+GLUED_PUNCTUATION = (r"[)\]](?=[,;:][A-Za-z])", r"(?<=[)\]])[,;:](?=[A-Za-z])")
+
+
+def adapt_tokenizer(nlp) -> None:
+    """Apply paperkg's tokenizer tweaks to the pipeline ``nlp`` (a spaCy Language)."""
+    from spacy.util import compile_infix_regex
+
+    keep_phrasal_compounds(nlp.tokenizer)
+    nlp.tokenizer.infix_finditer = compile_infix_regex([*nlp.Defaults.infixes, *GLUED_PUNCTUATION]).finditer
