@@ -157,3 +157,25 @@ def test_a_bracket_glued_to_the_next_word_is_split(nlp):
 ])
 def test_the_paper_name_is_the_short_form_of_what_it_proposes(nlp, text, name):
     assert extract_doc(nlp(text)).name == name
+
+
+def test_a_bracketed_name_after_a_proposed_phrase_is_its_short_name(nlp):
+    doc = nlp("In this paper, we propose Reducing Item Discrepancy (RidCDR) model on solving cross domain recommendation.")
+    assert extract_doc(doc).name == "RidCDR"
+
+
+@pytest.mark.parametrize("title, abstract_name, label", [
+    ("GrASP: Gradient-Based Affordance Selection for Planning", None, "GrASP"),
+    ("GrASP: Gradient-Based Affordance Selection for Planning", "GASP", "GrASP"),
+    ("Temporal FiLM: Capturing Long-Range Sequence Dependencies", "TFiLM", "TFiLM"),
+    ("Temporal FiLM: Capturing Long-Range Sequence Dependencies", None, "Temporal FiLM"),
+])
+def test_the_label_prefers_the_titles_name_unless_the_abstract_defines_one_word(title, abstract_name, label):
+    from kg.corpus import Paper
+    from kg.extract.types import PaperExtraction
+    from kg.ingest.record import Record, SourceRef
+    from kg.rdf.papers import short_title
+
+    paper = Paper("https://w3id.org/paperkg/id/paper/0", "An abstract.",
+                  [Record("An abstract.", SourceRef("a.jsonl", 0, 1), title=title)])
+    assert short_title(paper, PaperExtraction(sentences=[(0, 12)], name=abstract_name)) == label

@@ -90,6 +90,9 @@ def _descriptor(doc: Doc, span: Span) -> str | None:
     return None
 
 
+_BRACKETED_NAME = re.compile(r"\s*\(([^()\s]{2,20})\)")
+
+
 def _after_colon(doc: Doc, last: Token, sent_end: int) -> list[Token]:
     """The tokens after a colon that closes the clause ending at ``last`` (a few words on, same sentence)."""
     for t in doc[last.i + 1 : min(sent_end, last.i + 12)]:
@@ -172,6 +175,11 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         short_form = m.short_form if m else None
         if short_form is None and text.lower() in abbr_sf:  # the long form of a defined abbreviation
             long_form, short_form = text, abbr_sf[text.lower()].short_form
+        elif short_form is None and " " in text:
+            # "Reducing Item Discrepancy (RidCDR)": a name in brackets right after is its short form
+            after = _BRACKETED_NAME.match(doc.text, key[1])
+            if after and T.is_name(after.group(1)):
+                long_form, short_form = text, after.group(1)
         proposed[key] = Mention(key[0], key[1], type_name, text, "proposal",
                                 long_form=long_form, short_form=short_form, proposed=True)
 

@@ -63,13 +63,14 @@ def title_name(title: str | None) -> str | None:
 
 
 def short_title(paper: Paper, extraction: PaperExtraction) -> str:
-    """The paper's short name: the name its title gives ("X: ..."), else what it introduces, else its
-    title, else the start of its first sentence."""
+    """The paper's short name: the name its title gives ("X: ..."), unless that is a phrase and the
+    abstract defines a one-word name; else what it introduces, else its title, else the start of its
+    first sentence."""
     named = title_name(paper.field("title"))
-    if named:
+    if named and (" " not in named or not extraction.name or " " in extraction.name):
         return named
     if extraction.name:
-        return extraction.name
+        return extraction.name  # one word the abstract defines beats a title's phrase ("TFiLM", not "Temporal FiLM")
     title = paper.field("title")
     if title:
         return " ".join(title.split())
