@@ -179,3 +179,15 @@ def test_the_label_prefers_the_titles_name_unless_the_abstract_defines_one_word(
     paper = Paper("https://w3id.org/paperkg/id/paper/0", "An abstract.",
                   [Record("An abstract.", SourceRef("a.jsonl", 0, 1), title=title)])
     assert short_title(paper, PaperExtraction(sentences=[(0, 12)], name=abstract_name)) == label
+
+
+@pytest.mark.parametrize("text", ["The gain is 6 dB in PSNR in a real-world setting.",
+                                  "This makes them impractical for real-time and resource-constrained scenarios."])
+def test_a_quality_before_setting_is_no_task(nlp, text):
+    assert not any(typ == "Task" for typ, _t, _r in mentions(nlp, text))
+
+
+def test_a_phrase_never_starts_inside_a_hyphenated_word(nlp):
+    found = mentions(nlp, "These representations enable zero-shot generalization and transfer.")
+    assert ("Task", "zero-shot generalization", "phrase") in found
+    assert not any(t.startswith("shot") for _typ, t, _r in found)

@@ -15,7 +15,7 @@ matching restoration deblurring dehazing upsampling interpolation extrapolation 
 diarization separation enhancement verification attribution unlearning alignment manipulation
 grasping locomotion exploration recommendation ranking clustering regression simulation design
 modeling modelling understanding interpretation interpretability explanation explainability
-generalization adaptation transfer decoding encoding annotation monitoring diagnosis prognosis
+generalization adaptation transfer decoding annotation monitoring diagnosis prognosis
 screening captioning inference sampling optimization optimisation search routing scheduling
 docking folding prognostics forecast nowcasting merging pruning quantization distillation
 compression evaluation benchmarking tracking acceleration solving decision-making
@@ -25,7 +25,7 @@ segmentation captioning reidentification re-identification retargeting
 
 #: Heads that make a task only with a specific modifier (never alone).
 WEAK_TASK_HEADS = frozenset("""inference sampling optimization optimisation search evaluation design modeling modelling
-understanding generalization adaptation transfer decoding encoding alignment regression
+understanding generalization adaptation transfer decoding alignment regression
 interpretation explanation analysis learning""".split())
 
 #: Head nouns (lemmas) of method phrases: "graph neural network", "flow matching".

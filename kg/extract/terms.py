@@ -188,6 +188,9 @@ def problem_phrase(tokens: list[Token]) -> list[Token] | None:
     content = [t for t in mods if t.pos_ in {"NOUN", "PROPN", "ADJ", "VERB"} and t.lower_ not in GENERIC_HEADS]
     if len(content) < 2 or any(t.lower_ in {"this", "these", "such", "same", "following"} for t in mods):
         return None
+    words = " ".join(t.text for t in tokens[:-1]).replace(" - ", "-").split()
+    if len(words) < 2 or any(t.pos_ == "CCONJ" for t in mods) or tokens[-2].pos_ not in {"NOUN", "PROPN"}:
+        return None  # "real-world setting", "real-time and resource-constrained scenarios": qualities, no task
     return tokens[:-1]
 
 
@@ -216,6 +219,15 @@ def _method_core(tokens: list[Token]) -> list[Token] | None:
     return core
 
 
+def whole_words(span: Span) -> Span:
+    """``span`` widened to whole hyphenated words: "shot generalization" -> "zero-shot generalization"."""
+    doc, start, end = span.doc, span.start, span.end
+    while start > span.sent.start and not doc[start - 1].whitespace_ and (
+            doc[start - 1].text in {"-", "–"} or doc[start].text in {"-", "–"}):
+        start -= 1
+    return doc[start:end] if start != span.start else span
+
+
 def phrase_candidates(doc: Doc) -> Iterator[tuple[Span, str]]:
     """Task and method phrases from the parser's noun chunks, cut at their first typed head."""
     for chunk in doc.noun_chunks:
@@ -224,7 +236,7 @@ def phrase_candidates(doc: Doc) -> Iterator[tuple[Span, str]]:
             continue
         problem = problem_phrase(tokens)
         if problem is not None and classify_phrase(problem) != "Method":
-            yield doc[problem[0].i : problem[-1].i + 1], "Task"
+            yield whole_words(doc[problem[0].i : problem[-1].i + 1]), "Task"
             continue
         # split coordinations inside a chunk ("fast and efficient detection" stays; "X and Y models" is rare)
         # look for the rightmost typed head, then shorter prefixes ending in a typed head
@@ -246,7 +258,7 @@ def phrase_candidates(doc: Doc) -> Iterator[tuple[Span, str]]:
                     break
             span = _phrase_span(doc, sub)
             if span is not None:
-                yield span, cls
+                yield whole_words(span), cls
                 emitted = True
                 break
         if not emitted:
@@ -432,8 +444,8 @@ def extend_term(doc: Doc, m: Mention) -> Mention:
             or m.type == "Method" and is_generic_method(m.text):
         return m  # "attention": a generic word is no base for a name ("research attention")
     span = doc.char_span(m.start, m.end, alignment_mode="expand")
-    if span is None:
-        return m
+    if span is None or span[-1].dep_ == "compound" and span[-1].head.i >= span.end:
+        return m  # the term modifies a noun after it ("device calibration tuning steps")
     start = span.start
     while start > span.sent.start:
         prev = doc[start - 1]
