@@ -191,3 +191,8 @@ def test_a_phrase_never_starts_inside_a_hyphenated_word(nlp):
     found = mentions(nlp, "These representations enable zero-shot generalization and transfer.")
     assert ("Task", "zero-shot generalization", "phrase") in found
     assert not any(t.startswith("shot") for _typ, t, _r in found)
+
+
+def test_a_unit_after_a_number_is_no_name(nlp):
+    found = mentions(nlp, "It yields an increase of around 6 dB in PSNR and needs 40 GB of memory.")
+    assert not any(t in {"dB", "GB"} for _typ, t, _r in found)

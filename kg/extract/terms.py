@@ -308,6 +308,8 @@ def name_candidates(doc: Doc) -> Iterator[Span]:
             continue
         if not is_name(text):
             continue
+        if word.start > 0 and doc[word.start - 1].like_num and len(text) <= 4:
+            continue  # a unit after a number: "6 dB", "40 GB", "100 ms"
         end = word.end
         if end < len(doc) and re.fullmatch(r"v?\d+(\.\d+)?", doc[end].text) and doc[end].i == end and doc[end - 1].whitespace_:
             end += 1
