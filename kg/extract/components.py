@@ -30,7 +30,7 @@ for _name in ("mentions", "proposed", "paper_name"):
 
 #: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
 RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "term-phrase": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
-                 "dataset-name": 3, "title-case": 3, "phrase": 2, "gerund-phrase": 2, "statistical": 2, "modality-cue": 1,
+                 "dataset-name": 3, "title-case": 3, "phrase": 2, "gerund-phrase": 2, "task-frame": 6, "statistical": 2, "modality-cue": 1,
                  "modality-context": 1, "list-context": 4}
 
 
@@ -131,6 +131,11 @@ class EntityRecognizer:
             found.append(T.mention(span, cls, "phrase"))
         for span in T.gerund_tasks(doc):
             found.append(T.mention(span, "Task", "gerund-phrase"))
+        vocabulary_tasks = {(m.start, m.end): m.concept for m in found if m.rule == "vocabulary" and m.type == "Task"}
+        for span in T.framed_tasks(doc):
+            # framed, a single word is a task too ("classification tasks"); a known one keeps its concept
+            found.append(T.mention(span, "Task", "task-frame",
+                                   concept=vocabulary_tasks.get((span.start_char, span.end_char))))
         known = [(m.start, m.end) for m in found if m.rule in {"vocabulary", "learning-setting"}]
         for span in T.title_case_terms(doc):
             if any(a < span.end_char and span.start_char < b for a, b in known) and not T.specialises(span, known):
@@ -177,7 +182,8 @@ def keep_mention(m: Mention) -> bool:
         return False  # every modality is a concept of the modality scheme
     if m.rule == "name" and len(m.text) <= 3 and m.text.isupper():
         return False
-    if m.type == "Task" and " " not in m.text.strip() and "-" not in m.text and not m.long_form and m.text.islower():
+    if m.type == "Task" and " " not in m.text.strip() and "-" not in m.text and not m.long_form and m.text.islower() \
+            and m.rule != "task-frame":
         return False  # "classification", "prediction": too general alone
     return True
 

@@ -228,41 +228,77 @@ def whole_words(span: Span) -> Span:
     return doc[start:end] if start != span.start else span
 
 
+#: chunk heads that frame the words before them as tasks: "interpolation and classification tasks"
+_TASK_FRAMES = frozenset({"task", "problem", "benchmark"})
+
+
+def _conjuncts(tokens: list[Token]) -> list[list[Token]]:
+    """The parts of a coordinated phrase when each part has a noun of its own ("path exploration and
+    path smoothing"); the phrase itself otherwise ("fast and efficient detection")."""
+    parts: list[list[Token]] = [[]]
+    for t in tokens:
+        if t.pos_ == "CCONJ" or t.text == ",":
+            parts.append([])
+        else:
+            parts[-1].append(t)
+    parts = [_strip_edges(p) for p in parts]
+    if len(parts) < 2 or not all(p and p[-1].pos_ in {"NOUN", "PROPN"} for p in parts):
+        return [tokens]
+    return parts
+
+
+def framed_tasks(doc: Doc) -> Iterator[Span]:
+    """Tasks named before "tasks"/"problems"/"benchmarks", single words included: "interpolation and
+    classification tasks", "regression problems", "multi-step forecasting benchmarks"."""
+    for chunk in doc.noun_chunks:
+        tokens = [t for t in chunk if not t.is_punct or t.text in {"-", "–", ","}]
+        if len(tokens) < 2 or tokens[-1].lemma_.lower() not in _TASK_FRAMES:
+            continue
+        for part in _conjuncts(tokens[:-1]) if len(tokens) > 2 else [_strip_edges(tokens[:-1])]:
+            part = _strip_edges(part)
+            if not part or part[-1].pos_ not in {"NOUN", "PROPN"} and not part[-1].lower_.endswith("ing"):
+                continue
+            head = part[-1].lemma_.lower()
+            if head in TASK_HEADS and head not in WEAK_TASK_HEADS or len(part) > 1 and classify_phrase(part) == "Task":
+                yield whole_words(doc[part[0].i : part[-1].i + 1])
+
+
 def phrase_candidates(doc: Doc) -> Iterator[tuple[Span, str]]:
     """Task and method phrases from the parser's noun chunks, cut at their first typed head."""
     for chunk in doc.noun_chunks:
-        tokens = _strip_edges(list(chunk))
-        if not tokens:
+        for part in _conjuncts(list(chunk)):
+            yield from _chunk_candidates(doc, part)
+
+
+def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]]:
+    """:func:`phrase_candidates` of one noun chunk (or one conjunct of it)."""
+    tokens = _strip_edges(list(chunk))
+    if not tokens:
+        return
+    problem = problem_phrase(tokens)
+    if problem is not None and classify_phrase(problem) != "Method":
+        yield whole_words(doc[problem[0].i : problem[-1].i + 1]), "Task"
+        return
+    # look for the rightmost typed head, then shorter prefixes ending in a typed head
+    for j in range(len(tokens) - 1, -1, -1):
+        sub = _strip_edges(tokens[: j + 1])
+        if not sub or sub[-1].pos_ not in {"NOUN", "PROPN", "X", "ADJ", "VERB"}:
             continue
-        problem = problem_phrase(tokens)
-        if problem is not None and classify_phrase(problem) != "Method":
-            yield whole_words(doc[problem[0].i : problem[-1].i + 1]), "Task"
+        cls = classify_phrase(sub)
+        if cls is None:
             continue
-        # split coordinations inside a chunk ("fast and efficient detection" stays; "X and Y models" is rare)
-        # look for the rightmost typed head, then shorter prefixes ending in a typed head
-        emitted = False
-        for j in range(len(tokens) - 1, -1, -1):
-            sub = _strip_edges(tokens[: j + 1])
-            if not sub or sub[-1].pos_ not in {"NOUN", "PROPN", "X", "ADJ", "VERB"}:
+        if j < len(tokens) - 1 and tokens[j + 1].pos_ == "NOUN" and tokens[-1].lower_ not in GENERIC_HEADS:
+            # "anomaly detection performance": the sub-phrase is a modifier of a non-generic head
+            if cls == "Method" or tokens[-1].lemma_.lower() not in {"method", "model", "framework", "approach", "benchmark", "task"}:
                 continue
-            cls = classify_phrase(sub)
-            if cls is None:
-                continue
-            if j < len(tokens) - 1 and tokens[j + 1].pos_ == "NOUN" and tokens[-1].lower_ not in GENERIC_HEADS:
-                # "anomaly detection performance": the sub-phrase is a modifier of a non-generic head
-                if cls == "Method" or tokens[-1].lemma_.lower() not in {"method", "model", "framework", "approach", "benchmark", "task"}:
-                    continue
-            if cls == "Method":
-                sub = _method_core(sub)
-                if sub is None:
-                    break
-            span = _phrase_span(doc, sub)
-            if span is not None:
-                yield whole_words(span), cls
-                emitted = True
+        if cls == "Method":
+            sub = _method_core(sub)
+            if sub is None:
                 break
-        if not emitted:
-            continue
+        span = _phrase_span(doc, sub)
+        if span is not None:
+            yield whole_words(span), cls
+            break
 
 
 def gerund_tasks(doc: Doc) -> Iterator[Span]:
