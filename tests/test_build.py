@@ -259,6 +259,19 @@ def test_link_evidence_keeps_the_earliest_mention_of_each_link():
         (str(KG.hasModality), eeg, 60), (str(KG.proposes), sae, 50), (str(KG.usesMethod), sae, 10)]
 
 
+def test_a_span_both_proposed_and_used_backs_only_the_proposal():
+    from kg.extract.types import Mention, PaperExtraction
+    from kg.rdf.papers import link_evidence
+    from kg.resolve import Resolution
+
+    paper, jvi = "https://w3id.org/paperkg/id/paper/0", "https://x/jvi"
+    mentions = [Mention(10, 41, "Method", "jackknife variational inference", "term-phrase"),
+                Mention(10, 41, "Method", "jackknife variational inference", "abbreviation", proposed=True)]
+    entity_of = {(paper, 10, 41, "Method"): jvi}
+    links = link_evidence(paper, PaperExtraction(mentions=mentions), Resolution({}, entity_of))
+    assert [(str(prop), m.rule) for prop, _e, m in links] == [(str(KG.proposes), "abbreviation")]
+
+
 
 PROVENANCE = """
 SELECT ?anchor ?start ?end ?sentence ?rule WHERE {
@@ -291,6 +304,16 @@ def test_the_graph_conforms_to_the_shapes(corpus_graph):
     report = validate_graph(corpus_graph)
     shown = "\n".join(f"{v.severity} {v.focus} {v.path}: {v.message}" for v in report.violations[:20])
     assert report.conforms, shown
+
+
+def test_the_graph_of_24_varied_abstracts_conforms_to_the_shapes(nlp, tmp_path):
+    from kg.build import build
+    from kg.validate import validate_graph
+
+    summary = build([REPO / "tests" / "data" / "generality" / "abstracts.jsonl"], tmp_path, views=False, cache=False)
+    report = validate_graph(Graph().parse(tmp_path / "kg.ttl"))
+    shown = "\n".join(f"{v.severity} {v.focus} {v.path}: {v.message}" for v in report.violations[:20])
+    assert summary.papers == 24 and report.conforms, shown
 
 
 # --------------------------------------------------------------------------- determinism and ID stability

@@ -121,7 +121,11 @@ def link_evidence(paper_iri: str, extraction: PaperExtraction,
     """Each paper -> entity link once, as (property, entity, mention): the link's evidence is its
     earliest mention in the abstract (the others back the same triple and add nothing to trace it)."""
     links: dict[tuple[URIRef, URIRef], Mention] = {}
+    # one span backs one link: where a span is both proposed and used, it is the proposal
+    proposed_spans = {(m.start, m.end, m.type) for m in extraction.mentions if m.proposed}
     for m in sorted(extraction.mentions, key=lambda m: (m.start, m.end, m.type, m.rule)):
+        if not m.proposed and (m.start, m.end, m.type) in proposed_spans:
+            continue
         iri = resolution.entity_of.get((paper_iri, m.start, m.end, m.type))
         if iri is None:
             continue
