@@ -84,6 +84,8 @@ similarity correlation coefficient perplexity likelihood reward return regret ga
 NOT_NAMES = frozenset("""
 AI ML DL NLP CV RL GPU GPUs CPU CPUs TPU TPUs API APIs SOTA ID IDs OOD IID I.I.D. II III IV
 US USA UK EU URL URLs PDF PhD NP USD OK TODO Q&A QA I II 1D 2D 3D 4D K N M L X Y Z T
+OpenAI DeepMind Google Meta Microsoft NVIDIA Nvidia Anthropic HuggingFace IBM Amazon Apple Baidu Alibaba Tencent
+GitHub arXiv
 """.split())
 
 #: Verbs with which a paper says it introduces something.
