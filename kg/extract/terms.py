@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from spacy.tokens import Doc, Span, Token
 
@@ -71,11 +72,13 @@ def _key_parts(text: str) -> list[str]:
     return [p.lower() for p in parts if p]
 
 
+@lru_cache(maxsize=1 << 17)
 def norm_key(text: str) -> str:
     """The matching key of a written form: NFKC, lower case, punctuation and spaces dropped, plurals folded."""
     return "".join(_key_parts(text))
 
 
+@lru_cache(maxsize=1 << 17)
 def readable_key(text: str) -> str:
     """Like :func:`norm_key` but with words kept apart by '-', for readable IRIs ("message-passing-layer")."""
     return "-".join(_key_parts(text))
