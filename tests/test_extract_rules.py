@@ -217,3 +217,10 @@ def test_coordinated_phrases_with_nouns_of_their_own_are_split(nlp):
     found = mentions(nlp, "The networks perform path exploration and path smoothing.")
     assert ("Task", "path exploration", "phrase") in found
     assert not any("and" in t.split() for _typ, t, _r in found)
+
+
+def test_an_appositive_or_a_suffix_says_what_a_proposed_name_is(nlp):
+    doc = nlp("We present the RoboNav Suite. It includes RoboNav-Data, a human-verified dataset with 200k episodes, "
+              "while RoboNav-VLA provides a policy trained on it.")
+    types = {m.text: m.type for m in extract_doc(doc).mentions if m.text.startswith("RoboNav-")}
+    assert types == {"RoboNav-Data": "Dataset", "RoboNav-VLA": "Method"}

@@ -75,7 +75,8 @@ def _descriptor(doc: Doc, span: Span) -> str | None:
         k = span.end + 1
         # skip "a", adjectives, up to the apposition's head noun
         while k < min(len(doc), span.end + 10) and doc[k].pos_ in {"DET", "ADJ", "ADV", "CCONJ", "PUNCT", "NOUN", "PROPN", "VERB"}:
-            if doc[k].pos_ == "NOUN" and (k + 1 >= len(doc) or doc[k + 1].pos_ != "NOUN"):
+            hyphenated = k + 1 < len(doc) and doc[k + 1].text in {"-", "–"} and not doc[k].whitespace_
+            if doc[k].pos_ == "NOUN" and not hyphenated and (k + 1 >= len(doc) or doc[k + 1].pos_ != "NOUN"):
                 lemma = doc[k].lemma_.lower()
                 if lemma in DATASET_NOUNS or lemma in {"resource", "dataset", "suite"}:
                     return "Dataset"
@@ -201,7 +202,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         window_type = "Dataset" if lemmas & (DATASET_NOUNS | {"resource"}) else "Metric" if lemmas & _METRIC_NOUNS else "Method"
         if names:
             for span in names:
-                add(span, _descriptor(doc, span) or window_type)
+                add(span, _descriptor(doc, span) or T.name_suffix_type(span.text) or window_type)
             if not proposed:
                 continue
         else:
@@ -234,7 +235,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
     for span in T.name_candidates(doc):
         first = span.text.split("-")[0]
         if first in stems and span.text not in stems and "-" in span.text:
-            add(span, _descriptor(doc, span) or main_type)
+            add(span, _descriptor(doc, span) or T.name_suffix_type(span.text) or main_type)
     out = sorted(proposed.values())
     named = [p for p in out if T.is_name(p.text) or p.short_form or p.text[:1].isupper()]
     name = None

@@ -569,7 +569,28 @@ def dataset_context(span: Span) -> bool:
     lower = [t.lower_ for t in window]
     if any(w in {"datasets", "benchmarks", "corpora"} for w in lower) and any(w in {"on", "including", "as", "across"} for w in lower):
         return True
-    return False
+    # "X, a human-verified dataset with ...": an appositive names what X is
+    after = doc[span.end : min(span.sent.end, span.end + 7)]
+    if len(after) >= 3 and after[0].text == "," and after[1].lower_ in {"a", "an", "the"}:
+        for t in after[2:]:
+            if t.lemma_.lower() in DATASET_NOUNS:
+                return True
+            if t.pos_ not in {"ADJ", "NOUN", "PROPN", "PUNCT", "ADV", "NUM"} or t.text == ",":
+                break
+    return name_suffix_type(span.text) == "Dataset"
+
+
+#: last parts of hyphenated names that say what the name is ("RoboInter-Data", "X-VLA")
+_DATA_SUFFIXES = frozenset("data dataset datasets bench benchmark set corpus suite db".split())
+_MODEL_SUFFIXES = frozenset("vla vlm lm llm gpt net former agent model".split())
+
+
+def name_suffix_type(name: str) -> str | None:
+    """The type a hyphenated name's last part gives: "RoboInter-Data" a Dataset, "RoboInter-VLA" a Method."""
+    if "-" not in name:
+        return None
+    last = name.rsplit("-", 1)[1].lower()
+    return "Dataset" if last in _DATA_SUFFIXES else "Method" if last in _MODEL_SUFFIXES else None
 
 
 def mention(span: Span, type_name: str, rule: str, **extra: object) -> Mention:
