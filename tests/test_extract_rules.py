@@ -224,3 +224,9 @@ def test_an_appositive_or_a_suffix_says_what_a_proposed_name_is(nlp):
               "while RoboNav-VLA provides a policy trained on it.")
     types = {m.text: m.type for m in extract_doc(doc).mentions if m.text.startswith("RoboNav-")}
     assert types == {"RoboNav-Data": "Dataset", "RoboNav-VLA": "Method"}
+
+
+def test_a_metric_is_not_cut_off_a_hyphenated_word(nlp):
+    found = mentions(nlp, "Patches are compared with normal patches extracted from the training time-series.")
+    assert not any(typ == "Metric" for typ, _t, _r in found)
+    assert ("Metric", "training time", "vocabulary") in mentions(nlp, "It halves the training time of the model.")

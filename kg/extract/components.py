@@ -62,6 +62,8 @@ class EntityRecognizer:
             span = doc[start:end]
             if span.text.lower() in AMBIGUOUS_FORMS:
                 continue
+            if term.type == "Metric" and end < len(doc) and doc[end].text in {"-", "–"} and not doc[end - 1].whitespace_:
+                continue  # a metric cut off a hyphenated word: "training time" in "the training time-series"
             if term.cue:
                 if term.type != "Modality":
                     continue
