@@ -4,10 +4,7 @@ Without a browser these tests skip locally but FAIL under CI=true: CI must run t
 """
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
-from typing import Iterator
 
 import networkx as nx
 import pytest
@@ -18,30 +15,7 @@ from kg.analysis import convert
 
 DATA = Path(__file__).parent / "data" / "analysis" / "graph.ttl"
 ID = "https://w3id.org/paperkg/id/"
-CHROMIUM = os.environ.get("KG_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 DIM = "rgba(200,200,200,0.35)"
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"browser tests cannot run under CI: {reason} (dev.py installs chromium and playwright)")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed (pip install -e .[test])")
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        _unavailable(f"{CHROMIUM} not found (apt-get install chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,6 @@ page and see its papers; hostile data runs nothing. Without a browser these test
 FAIL under CI=true: CI must run them."""
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 from typing import Iterator
 
@@ -16,33 +14,10 @@ from server_helpers import running_server
 HERE = Path(__file__).parent
 GOLDEN = HERE / "data" / "golden" / "graph.ttl"
 XSS = HERE / "data" / "server" / "xss.ttl"
-CHROMIUM = os.environ.get("KG_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 QUERY = """SELECT ?method ?label WHERE {
   ?paper kg:usesMethod ?method . ?method rdfs:label ?label .
   FILTER(?label IN ("BIOT", "LaBraM"))
 } GROUP BY ?method ?label ORDER BY ?label"""
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"browser tests cannot run under CI: {reason} (dev.py installs chromium and playwright)")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed (pip install -e .[test])")
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        _unavailable(f"{CHROMIUM} not found (apt-get install chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
