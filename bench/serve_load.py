@@ -14,19 +14,18 @@ import argparse
 import asyncio
 import contextlib
 import ipaddress
-import socket
 import statistics
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import urlparse
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from server_helpers import running_server  # noqa: E402  (the same server start-up the tests use)
+
 
 Answer = tuple[tuple[str, ...], ...]
 
@@ -129,39 +128,6 @@ async def run_load(base_url: str, queries: list[tuple[str, Answer]] | None, tota
     return result
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@contextlib.contextmanager
-def serve(graph_path: Path, *options: str) -> Iterator[str]:
-    """Run ``kg serve`` on a free loopback port until the block ends; yield its URL."""
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "kg", "serve", "--graph", str(graph_path), "--port", str(port),
-                             "--log-level", "warning", *options], cwd=ROOT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if proc.poll() is not None:
-                raise SystemExit(f"kg serve exited with {proc.returncode}")
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(url + "/health", timeout=1).status_code == 200:
-                    break
-            if time.monotonic() > deadline:
-                raise SystemExit("kg serve did not start within 120 s")
-            time.sleep(0.1)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--graph", type=Path, default=Path("output/kg.ttl"), help="graph to serve and check against")
@@ -173,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     queries = workload(args.graph)
     print(f"workload: {len(queries)} distinct queries over {args.graph}", flush=True)
     with contextlib.ExitStack() as stack:
-        url = args.url or stack.enter_context(serve(args.graph, *(["--isolate"] if args.isolate else [])))
+        url = args.url or stack.enter_context(running_server(args.graph, *(["--isolate"] if args.isolate else []),
+                                                                    ready_timeout=120))
         result = asyncio.run(run_load(url, queries, args.queries, args.concurrency))
         health = httpx.get(url + "/health", timeout=5).json()
         reference = asyncio.run(run_load(url, None, args.queries, args.concurrency))
