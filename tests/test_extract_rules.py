@@ -99,6 +99,26 @@ def test_a_modality_named_only_in_a_release_note_is_not_the_papers(nlp):
     assert "video" in modalities(nlp, "We propose a planner that learns from videos of robot arms.")
 
 
+def test_a_narrower_modality_is_reported_at_the_annotation_level(nlp):
+    found = modalities(nlp, "We segment fields in aerial images of farmland and classify MRI scans.")
+    assert "image" in found and "satellite-imagery" not in found and "mri" not in found
+    assert "eeg" in modalities(nlp, "We decode EEG signals recorded during sleep.")  # a reported level itself
+
+
+@pytest.mark.parametrize("text, passing", [
+    ("Echoing LLM scaling laws, we show that graph partitioning of road networks improves with size.", "text"),
+    ("We borrow a reporting tool from the NLP field for road network partitioning.", "text"),
+    ("Our filter improves audio super-resolution at a small cost.", "image"),
+])
+def test_a_modality_cue_in_passing_is_not_the_papers(nlp, text, passing):
+    assert passing not in modalities(nlp, text)
+
+
+def test_a_modality_cue_about_the_work_still_counts(nlp):
+    assert "text" in modalities(nlp, "We align large language models with human preferences.")
+    assert "image" in modalities(nlp, "Our filter improves super-resolution at a small cost.")
+
+
 def test_modality_words_in_a_sentence_about_modalities(nlp):
     found = modalities(nlp, "We evaluate the approach across three modalities (vision, language, and audio).")
     assert {"image", "text", "audio"} <= found

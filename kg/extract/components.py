@@ -17,7 +17,7 @@ from spacy.tokens import Doc, Span
 
 import kg.extract.abbreviations  # noqa: F401  (registers paperkg_abbreviations)
 from kg.extract import terms as T
-from kg.extract.modality import implied_modalities, working_modalities
+from kg.extract.modality import implied_modalities, reported_modalities, working_modalities
 from kg.extract.lexicon import AMBIGUOUS_FORMS, DATASET_NOUNS, METRIC_HEADS
 from kg.extract.proposals import find_proposals
 from kg.extract.types import Mention
@@ -155,8 +155,13 @@ class EntityRecognizer:
         kept = [m for m in resolve_overlaps(found) if keep_mention(m)
                 and not (m.type == "Metric" and T.is_heading(m, doc.text))]
         kept = T.list_types(kept, doc.text)
-        doc._.mentions = working_modalities(doc, kept)
+        doc._.mentions = reported_modalities(working_modalities(doc, kept), self.broader)
         return doc
+
+    def broader(self, iri: str) -> tuple[str, ...]:
+        """The broader concepts of vocabulary concept ``iri`` (none for an unknown IRI)."""
+        concept = self.vocabulary.concepts.get(iri)
+        return concept.broader if concept is not None else ()
 
 
 def confirmed_by_model(mentions: list[Mention], stat_spans: list) -> list[Mention]:
