@@ -250,3 +250,17 @@ def test_a_metric_is_not_cut_off_a_hyphenated_word(nlp):
     found = mentions(nlp, "Patches are compared with normal patches extracted from the training time-series.")
     assert not any(typ == "Metric" for typ, _t, _r in found)
     assert ("Metric", "training time", "vocabulary") in mentions(nlp, "It halves the training time of the model.")
+
+
+def test_a_short_form_written_before_its_long_form_is_defined(nlp):
+    doc = nlp("We introduce PATE (Private Aggregation of Teacher Ensembles), a framework for private learning.")
+    assert [(a.short.text, a.long.text) for a in doc._.abbreviations] == [
+        ("PATE", "Private Aggregation of Teacher Ensembles")]
+    doc = nlp("This follows BERT (Devlin et al. 2019) and GPT (see the appendix for details).")
+    assert not doc._.abbreviations
+
+
+def test_a_long_form_saying_how_is_a_method_and_its_words_are_no_entities(nlp):
+    found = mentions(nlp, "We present ReCal (Retrieval Alignment via Score Calibration) for question answering.")
+    assert ("Method", "Retrieval Alignment via Score Calibration") in {(typ, t) for typ, t, _ in found}
+    assert not any(t == "Calibration" or t == "Retrieval Alignment" for _typ, t, _ in found)

@@ -114,6 +114,37 @@ def find_abbreviations(doc: Doc) -> list[Abbreviation]:
     return out
 
 
+def find_trailing_long_forms(doc: Doc) -> list[Abbreviation]:
+    """The other order, "SF (long form)": "PATE (Private Aggregation of Teacher Ensembles)".
+
+    The bracket holds two to ten words and nothing else (no comma, no citation); the short form is
+    the word right before it, and its letters must be spelt by the bracket from its first word on.
+    """
+    out: list[Abbreviation] = []
+    for open_tok in doc:
+        if open_tok.text != "(" or open_tok.i == 0 or not doc[open_tok.i - 1].whitespace_:
+            continue
+        close = next((t.i for t in doc[open_tok.i + 1 : open_tok.i + 13] if t.text in {")", "(", ";", ",", "."}), None)
+        if close is None or doc[close].text != ")":
+            continue
+        inner = [t for t in doc[open_tok.i + 1 : close]]
+        words = inner[0].doc[inner[0].i : close].text.split() if inner else []
+        if not 2 <= len(words) <= 10 or any(t.like_num or t.lower_ in {"et", "al", "e.g.", "i.e.", "see"} for t in inner) \
+                or not inner[0].is_alpha:
+            continue
+        lo = open_tok.i - 1
+        while lo > open_tok.sent.start and not doc[lo - 1].whitespace_ and doc[lo - 1].text not in {"(", ")", "\"", "'"}:
+            lo -= 1
+        short = doc[lo : open_tok.i]
+        short_text = short.text
+        if not _is_short_form(short_text) or short_text.lower()[0] != words[0][0].lower():
+            continue
+        if match_long_form(short_text, words) != 0:
+            continue
+        out.append(Abbreviation(short=short, long=doc[open_tok.i + 1 : close]))
+    return out
+
+
 def abbreviation_map(abbrs: list[Abbreviation]) -> dict[str, str]:
     """Short form text -> long form text (first definition wins)."""
     out: dict[str, str] = {}
@@ -136,5 +167,6 @@ class AbbreviationDetector:
     """Sets ``doc._.abbreviations`` to the list of :class:`Abbreviation` found."""
 
     def __call__(self, doc: Doc) -> Doc:
-        doc._.abbreviations = find_abbreviations(doc)
+        doc._.abbreviations = sorted(find_abbreviations(doc) + find_trailing_long_forms(doc),
+                                     key=lambda a: (a.long.start_char, a.short.start_char))
         return doc

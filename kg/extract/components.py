@@ -94,6 +94,8 @@ class EntityRecognizer:
         head = tokens[-1].lemma_.lower()
         if head in DATASET_NOUNS:
             return "Dataset"
+        if any(t.lower_ in {"via", "using", "through"} for t in tokens[1:-1]):
+            return "Method"  # "Preference Alignment via Logit Calibration": how something is done
         cls = T.classify_phrase(tokens)
         if cls is not None:
             return cls
@@ -221,6 +223,10 @@ def resolve_overlaps(mentions: list[Mention]) -> list[Mention]:
             inside = k.start <= m.start and m.end <= k.end
             if inside and m.rule in {"name", "dataset-name", "phrase"} and k.type in {"Method", "Task", "Dataset", "Metric"}:
                 clash = True
+                break
+            if inside and k.rule == "abbreviation" and k.text == k.long_form and k.type in {"Method", "Dataset"} \
+                    and m.type in {"Method", "Task"} and (k.start, k.end) != (m.start, m.end):
+                clash = True  # a word of a defined name: "Calibration" in "Alignment via Logit Calibration"
                 break
             if inside and k.rule == "learning-setting" and m.type == "Method":
                 clash = True  # "reinforcement learning" inside "safe reinforcement learning"
