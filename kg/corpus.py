@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kg.ids import abstract_key, paper_iri
+from kg.ids import abstract_key, paper_iri_of_key
 from kg.ingest import Record
 
 
@@ -38,7 +38,7 @@ def merge_records(records: Iterable[Record]) -> tuple[list[Paper], int]:
         key = abstract_key(record.abstract)
         paper = papers.get(key)
         if paper is None:
-            papers[key] = Paper(iri=str(paper_iri(record.abstract)), abstract=record.abstract, records=[record])
+            papers[key] = Paper(iri=paper_iri_of_key(key), abstract=record.abstract, records=[record])
         else:
             paper.records.append(record)
             duplicates += 1

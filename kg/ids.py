@@ -15,6 +15,8 @@ from kg.namespaces import ID
 
 _SPACE = re.compile(r"\s+")
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
+#: what separates the words of a name (dropped from the digest of a name with no ASCII letter or digit)
+_SEPARATORS = re.compile(r"[\s\-_/,]+")
 
 #: entity type name -> path segment of its IRIs
 TYPE_SEGMENTS: dict[str, str] = {
@@ -43,7 +45,12 @@ def abstract_key(text: str) -> str:
 
 def paper_iri(abstract: str) -> URIRef:
     """The IRI of the paper with this abstract."""
-    return ID[f"paper/{abstract_key(abstract)}"]
+    return URIRef(paper_iri_of_key(abstract_key(abstract)))
+
+
+def paper_iri_of_key(key: str) -> str:
+    """The IRI (as a string) of the paper whose :func:`abstract_key` is ``key``."""
+    return f"{ID}paper/{key}"
 
 
 def slug(name: str) -> str:
@@ -54,8 +61,8 @@ def slug(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name)
     folded = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
     out = _NON_ALNUM.sub("-", folded).strip("-")
-    if not out:  # digest a normal form, so that NFC and NFD spellings of a name share the slug
-        return "x" + digest(" ".join(decomposed.split()), 12)
+    if not out:  # digest a normal form, so that spellings differing in Unicode form, case or separators share it
+        return "x" + digest(_SEPARATORS.sub("", decomposed.lower()), 12)
     if len(out) > 80:  # digest the full slug, so that names with the same slug keep it when shortened
         out = out[:64].rstrip("-") + "-" + digest(out, 8)
     return out

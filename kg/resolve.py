@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from kg.extract.terms import clean_label, norm_key, readable_key
 from kg.extract.types import Mention, PaperExtraction
@@ -72,6 +73,7 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
         key = norm_key(m.text)
         return short_map.get((m.type, key), key), None
 
+    clean = lru_cache(maxsize=None)(clean_label)  # written forms repeat across papers
     groups: dict[tuple[str, str], dict] = {}
     entity_of: dict[tuple[str, int, int, str], str] = {}
     for paper, ex in papers:
@@ -79,15 +81,17 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
             key, concept = canonical(m)
             if not key:
                 continue
-            g = groups.setdefault((m.type, key), {"forms": Counter(), "long": Counter(), "short": Counter(), "concept": concept,
-                                                  "iri_keys": set()})
+            g = groups.get((m.type, key))
+            if g is None:
+                g = groups[(m.type, key)] = {"forms": Counter(), "long": Counter(), "short": Counter(),
+                                             "concept": concept, "iri_keys": set()}
             g["iri_keys"].add(readable_key(m.long_form or m.text))
             if m.rule != "modality-cue":  # a cue implies the concept but is not a name of it
-                g["forms"][clean_label(m.text)] += 1
+                g["forms"][clean(m.text)] += 1
             if m.long_form:
-                g["long"][clean_label(m.long_form)] += 1
+                g["long"][clean(m.long_form)] += 1
             if m.short_form:
-                g["short"][clean_label(m.short_form)] += 1
+                g["short"][clean(m.short_form)] += 1
             entity_of[(paper, m.start, m.end, m.type)] = f"{m.type}\x00{key}"
 
     entities: dict[str, Entity] = {}
@@ -99,8 +103,8 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
             iri = concept
             label = labels[concept].label if concept in labels else _display_form(g["forms"])
         else:
-            iri = str(entity_iri(type_name, min(k for k in g["iri_keys"] if norm_key(k) == key) if any(
-                norm_key(k) == key for k in g["iri_keys"]) else key))
+            matching = [k for k in g["iri_keys"] if norm_key(k) == key]
+            iri = str(entity_iri(type_name, min(matching) if matching else key))
             label = _display_form(g["short"]) if g["short"] else _display_form(g["forms"])
         alts = set(g["forms"]) | set(g["long"]) | set(g["short"])
         alts.discard(label)

@@ -38,22 +38,25 @@ _NAME = re.compile(
 )
 _LATEX_CMD = re.compile(r"\\[a-zA-Z]+\*?\{([^{}]*)\}")
 _LATEX_BARE = re.compile(r"\\[a-zA-Z]+\*?|[{}$]")
+_SPACES = re.compile(r"\s+")
 
 
 def clean_label(text: str) -> str:
     """A readable label from written text: LaTeX markup dropped, whitespace collapsed, edges trimmed."""
     text = _LATEX_CMD.sub(r"\1", text)
     text = _LATEX_BARE.sub("", text)
-    text = re.sub(r"\s+", " ", text)
+    text = _SPACES.sub(" ", text)
     return text.strip(" \t\n,.;:()[]'\"`")
 
 
+_ACRONYM_PLURAL = re.compile(r"[A-Z0-9\-]{2,}s")
+_NOT_KEY_CHAR = re.compile(r"[^0-9A-Za-z+&α-ωΑ-Ω]")
 _SPLIT = re.compile(r"[\s\-_/,:;()\[\]'\"`.\u2010-\u2015\u2212]+")
 
 
 def _singular(word: str) -> str:
     """Fold a plural: lower-case words ("networks"), and acronyms with a plural s ("SAEs")."""
-    if re.fullmatch(r"[A-Z0-9\-]{2,}s", word):
+    if _ACRONYM_PLURAL.fullmatch(word):
         return word[:-1]
     if word != word.lower():
         return word  # a name ("GatedLens") keeps its letters
@@ -68,17 +71,17 @@ def _singular(word: str) -> str:
 
 def _key_parts(text: str) -> list[str]:
     text = unicodedata.normalize("NFKC", clean_label(text))
-    parts = [_singular(re.sub(r"[^0-9A-Za-z+&α-ωΑ-Ω]", "", w)) for w in _SPLIT.split(text)]
+    parts = [_singular(_NOT_KEY_CHAR.sub("", w)) for w in _SPLIT.split(text)]
     return [p.lower() for p in parts if p]
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 19)
 def norm_key(text: str) -> str:
     """The matching key of a written form: NFKC, lower case, punctuation and spaces dropped, plurals folded."""
     return "".join(_key_parts(text))
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 19)
 def readable_key(text: str) -> str:
     """Like :func:`norm_key` but with words kept apart by '-', for readable IRIs ("message-passing-layer")."""
     return "-".join(_key_parts(text))

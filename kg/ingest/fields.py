@@ -24,6 +24,10 @@ class FieldError(ValueError):
     """A field value has the wrong shape; the message says which field and why."""
 
 
+#: a lone UTF-16 surrogate, which JSON escapes can produce but UTF-8 cannot encode
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _strip(text: str) -> str:
     return text.strip(ASCII_WHITESPACE)
 
@@ -42,7 +46,7 @@ def _text(name: str, value: Any) -> str | None:
 
 
 def _check_unicode(name: str, value: str) -> None:
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+    if _SURROGATE.search(value):
         raise FieldError(f"`{name}` holds an unpaired surrogate escape, which is not Unicode text; fix the escape")
 
 
@@ -122,7 +126,7 @@ def abstract_problem(value: Any) -> str | None:
         return f"`abstract` must be a string, got {type(value).__name__}"
     if not _strip(value):
         return "empty `abstract`"
-    bad = next((c for c in value if 0xD800 <= ord(c) <= 0xDFFF), None)
+    bad = _SURROGATE.search(value)
     if bad is not None:
-        return f"`abstract` holds an unpaired surrogate \\u{ord(bad):04x}, which is not Unicode text; fix the escape"
+        return f"`abstract` holds an unpaired surrogate \\u{ord(bad.group()):04x}, which is not Unicode text; fix the escape"
     return None
