@@ -27,8 +27,9 @@ RUN_LINES = 400_000
 PIECE_LINES = 50_000
 
 
-def _sort_key_lines(data: bytes) -> list[bytes]:
-    # the same order as kg.formats.sorted_ntriples: rdf:type first, then IRIs compared as IRIs
+def sort_key_lines(data: bytes) -> list[bytes]:
+    """N-Triples bytes as unsorted lines (no newlines) in sort-key form: the order of
+    :func:`kg.formats.sorted_ntriples` (rdf:type first, then IRIs compared as IRIs) is the bytes' order."""
     data = data.replace(_TYPE_NT, _TYPE_SORTKEY).replace(b"> ", b"\x00 ")
     return [line for line in data.split(b"\n") if line]
 
@@ -47,7 +48,7 @@ def _runs(store: ox.Store, directory: Path, run_lines: int) -> list[Path]:
             data = b"".join(islice(src, run_lines))
             if not data:
                 break
-            lines = _sort_key_lines(data)
+            lines = sort_key_lines(data)
             del data
             lines.sort()
             path = directory / f"run{len(runs):05d}.nt"
@@ -98,16 +99,7 @@ def _merged_unique(runs: list[Path]) -> Iterator[bytes]:
 
 
 def _write_body(handle, lines: Iterator[bytes], piece_lines: int) -> None:  # type: ignore[no-untyped-def]
-    handle.write(_prefix_header())
-    first = True
-    for body in _turtle_pieces(lines, piece_lines):
-        if not body:
-            continue
-        handle.write(b"\n" if first else b"\n\n")
-        handle.write(body)
-        first = False
-    if not first:
-        handle.write(b"\n")
+    write_units(handle, _turtle_pieces(lines, piece_lines))
 
 
 def write_triples_turtle(triples: Iterable[ox.Triple], handle, *,  # type: ignore[no-untyped-def]
@@ -132,7 +124,7 @@ def write_triples_turtle(triples: Iterable[ox.Triple], handle, *,  # type: ignor
             data = ox.serialize(batch, format=ox.RdfFormat.N_TRIPLES) or b""
             blank = blank or b"_:" in data and any(
                 isinstance(t.subject, ox.BlankNode) or isinstance(t.object, ox.BlankNode) for t in batch)
-            _write_run(_sort_key_lines(data), directory, runs)
+            _write_run(sort_key_lines(data), directory, runs)
             batch.clear()
 
         for triple in triples:
@@ -189,6 +181,32 @@ def _turtle_body(lines: list[bytes]) -> bytes:
     while body.startswith(b"@prefix ", pos):
         pos = body.index(b"\n", pos) + 1
     return body[pos:].replace(b" .\n", b" .\n\n").replace(b"\n\t", b"\n    ").rstrip(b"\n")
+
+
+def turtle_blocks(lines: list[bytes]) -> list[bytes]:
+    """The Turtle subject blocks (as :mod:`kg.formats` writes them) of sort-key ``lines`` grouped by subject."""
+    if not lines:
+        return []
+    return _turtle_body([_unkey(b"\n".join(lines) + b"\n")]).split(b"\n\n")
+
+
+def write_units(handle, units: Iterable[bytes]) -> None:  # type: ignore[no-untyped-def]
+    """Write Turtle bodies (whole subject blocks, in subject order) to ``handle`` as :mod:`kg.formats` Turtle."""
+    handle.write(_prefix_header())
+    first = True
+    for body in units:
+        if not body:
+            continue
+        handle.write(b"\n" if first else b"\n\n")
+        handle.write(body)
+        first = False
+    if not first:
+        handle.write(b"\n")
+
+
+def turtle_pieces(lines: Iterable[bytes], piece_lines: int = PIECE_LINES) -> Iterator[bytes]:
+    """Turtle bodies of sorted, distinct sort-key ``lines`` (without newlines), a few thousand subjects at a time."""
+    return _turtle_pieces((_unkey(line) + b"\n" for line in lines), piece_lines)
 
 
 def has_blank_nodes(graph: Graph) -> bool:

@@ -87,7 +87,8 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
     if summary.skipped:
         reasons = Counter(_reason_kind(s.reason) for s in summary.skipped)
         click.echo("skipped: " + ", ".join(f"{n} {r}" for r, n in reasons.most_common()))
-    click.echo(f"extracted {summary.extracted} abstracts, {summary.cached} from the cache")
+    click.echo(f"extracted {summary.extracted} abstracts, {summary.cached} from the cache; "
+               f"{summary.fragments_reused} papers' statements reused unchanged")
     click.echo(f"entities: {ents}")
     click.echo(f"links: {summary.links} paper-entity links, {summary.proposes} proposes; {summary.triples} triples")
     for path in summary.outputs:
