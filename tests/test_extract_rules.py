@@ -264,3 +264,14 @@ def test_a_long_form_saying_how_is_a_method_and_its_words_are_no_entities(nlp):
     found = mentions(nlp, "We present ReCal (Retrieval Alignment via Score Calibration) for question answering.")
     assert ("Method", "Retrieval Alignment via Score Calibration") in {(typ, t) for typ, t, _ in found}
     assert not any(t == "Calibration" or t == "Retrieval Alignment" for _typ, t, _ in found)
+
+
+def test_sampling_and_search_phrases_are_no_tasks(nlp):
+    found = mentions(nlp, "We tune the weights with a hyperparameter search and estimate gradients by Monte-Carlo "
+                          "sampling; our model searches run in parallel.")
+    assert not {t for typ, t, _ in found if typ == "Task"}, found
+
+
+def test_a_quality_word_does_not_make_a_task(nlp):
+    found = mentions(nlp, "The learned prior allows quick adaptations and easy evaluation of new policies.")
+    assert not {t for typ, t, _ in found if typ == "Task"}, found

@@ -16,7 +16,7 @@ diarization separation enhancement verification attribution unlearning alignment
 grasping locomotion exploration recommendation ranking clustering regression simulation design
 modeling modelling understanding interpretation interpretability explanation explainability
 generalization adaptation transfer decoding annotation monitoring diagnosis prognosis
-screening captioning inference sampling optimization optimisation search routing scheduling
+screening captioning inference optimization optimisation routing scheduling
 docking folding prognostics forecast nowcasting merging pruning quantization distillation
 compression evaluation benchmarking tracking acceleration solving decision-making
 differentiation integration coordination selection tokenization calibration staging extraction
@@ -38,7 +38,7 @@ model models classifier perceptron gan vae lstm rnn cnn mlp matching transport
 learning coding method framework pooling normalization normalisation dropout augmentation
 propagation backpropagation gradient iteration iterations projection approximation relaxation
 inference prompting chain-of-thought retrieval-augmented ensemble bagging boosting clustering
-hashing sketching smoothing bootstrap transform field
+hashing sketching smoothing bootstrap transform field sampling search
 fields flow flows rule objective technique strategy paradigm scheme solver head layer layers
 module block unit units hypothesis theorem
 minimization minimisation gate gates relaxation oracle estimator predictor surrogate testing summation
@@ -54,6 +54,7 @@ mechanism mechanisms objective objectives loss losses layer layers block blocks 
 representation representations analysis process processes field fields rule rules operator
 variant variants version versions design designs learning training inference data task tasks
 problem problems setting settings work works study studies paper result results performance
+search searches sampling
 """.split())
 
 #: Modifiers that say nothing about which method or task is meant; stripped from phrase edges.
@@ -129,7 +130,7 @@ developed selected trained published competing validated expressive optimal conv
 independent nuanced toy behaved underling usual relevant tailored future constrained feasible initial
 fast slow accurate precise reliable promising successful remarkable impressive notable excellent
 superior inferior poor rich deep shallow wide narrow black-box white-box off-the-shelf learned
-learnable given known explicit limited rigorous complicated easy-to-implement unknown desired intended resulting related aforementioned respective
+learnable given known explicit limited rigorous quick quicker easy easier optimized complicated easy-to-implement unknown desired intended resulting related aforementioned respective
 """.split())
 
 #: Modifiers of "learning" that name a learning *setting* (a task: "offline reinforcement learning"),
