@@ -275,3 +275,23 @@ def test_sampling_and_search_phrases_are_no_tasks(nlp):
 def test_a_quality_word_does_not_make_a_task(nlp):
     found = mentions(nlp, "The learned prior allows quick adaptations and easy evaluation of new policies.")
     assert not {t for typ, t, _ in found if typ == "Task"}, found
+
+
+def test_a_part_of_a_model_or_a_bare_adjective_is_no_method(nlp):
+    found = mentions(nlp, "Our approach employs a bottleneck architecture trained with hierarchical Bayesian methods.")
+    texts = {t for typ, t, _ in found if typ == "Method"}
+    assert "bottleneck architecture" not in texts
+    assert "hierarchical Bayesian" not in texts and "Bayesian" not in texts
+
+
+def test_a_title_case_name_ending_in_an_activity_is_a_task(nlp):
+    found = mentions(nlp, "Recurrent networks excel at Natural Language Processing and Wheeled Robot Navigating.")
+    assert ("Task", "Wheeled Robot Navigating") in {(typ, t) for typ, t, _ in found}
+    assert not any(typ == "Method" and t == "Wheeled Robot Navigating" for typ, t, _ in found)
+    other = mentions(nlp, "We compare with Stochastic Gradient Boosting on ten tables.")
+    assert not any(typ == "Task" and "Boosting" in t for typ, t, _ in other)  # a technique word is no activity
+
+
+def test_constrained_reinforcement_learning_is_a_setting(nlp):
+    found = mentions(nlp, "We study Constrained RL for robots with safety limits.")
+    assert ("Task", "Constrained RL") in {(typ, t) for typ, t, _ in found}

@@ -145,7 +145,8 @@ class EntityRecognizer:
             if any(a < span.end_char and span.start_char < b for a, b in known) and not T.specialises(span, known):
                 continue  # part of a known dataset/method name
             last = span[-1].lemma_.lower()
-            t = "Dataset" if T.dataset_context(span) or last in DATASET_NOUNS else "Task" if T.classify_phrase(list(span)) == "Task" else "Method"
+            t = "Dataset" if T.dataset_context(span) or last in DATASET_NOUNS else "Task" if T.classify_phrase(list(span)) == "Task" \
+                or T.names_an_activity(span) else "Method"
             found.append(T.mention(span, t, "title-case"))
         covered = {(m.start, m.end) for m in found if m.rule in {"vocabulary", "abbreviation", "abbreviation-use"}}
         for span in T.name_candidates(doc):

@@ -140,7 +140,7 @@ offline online safe robust federated continual lifelong incremental multi-agent 
 zero-shot one-shot cooperative competitive private differentially partially observable open-set open
 preference-based reward representation world model-based goal-conditioned multi-task multitask
 decentralized distributed hierarchical inverse batch unsupervised semi-supervised weakly-supervised
-positive-unlabeled noisy-label long-tailed imbalanced class-incremental domain-incremental
+positive-unlabeled noisy-label long-tailed imbalanced class-incremental domain-incremental constrained
 """.split())
 
 #: Verbs whose gerund with an object names a task ("detecting backdoor poisoning").

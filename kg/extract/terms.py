@@ -204,7 +204,7 @@ def problem_phrase(tokens: list[Token]) -> list[Token] | None:
 _KIND_HEADS = frozenset({"method", "technique", "approach", "algorithm", "framework", "scheme", "strategy",
                          "procedure", "paradigm", "methodology"})
 #: Heads naming a part of a model rather than a method: "memory modules", "decoder network"
-_PART_HEADS = frozenset({"module", "block", "layer", "unit", "head", "component", "encoder", "decoder"})
+_PART_HEADS = frozenset({"module", "block", "layer", "unit", "head", "component", "encoder", "decoder", "architecture"})
 
 
 def _method_core(tokens: list[Token]) -> list[Token] | None:
@@ -220,6 +220,8 @@ def _method_core(tokens: list[Token]) -> list[Token] | None:
         return tokens if core else None
     if len(core) == 1 and core[0].text.islower():
         return None  # "augmentation method", "Bayesian method"
+    if core[-1].pos_ == "ADJ" and not is_name(core[-1].text):
+        return tokens  # an adjective needs its noun: "Hierarchical Bayesian methods", not "Hierarchical Bayesian"
     if classify_phrase(core) != "Method" and not any(t.lower_ in TECHNICAL_ADJECTIVES for t in core):
         return None
     return core
@@ -549,6 +551,14 @@ def title_case_terms(doc: Doc) -> Iterator[Span]:
         if len(words) >= 2 and spaced and not all(is_name(w.text) for w in words):
             yield doc[i : j + 1]
         i = j + 1
+
+
+def names_an_activity(span: Span) -> bool:
+    """Does a Title-case name end in a gerund that is no technique word ("Natural Language Processing",
+    "Wheeled Robot Navigating"; not "Contrastive Learning", "Gradient Boosting")? It names a task."""
+    last = span[-1]
+    return len(last.text) > 5 and last.lower_.endswith("ing") and last.lower_ not in METHOD_HEADS \
+        and last.lemma_.lower() not in METHOD_HEADS and last.lower_ not in GENERIC_HEADS
 
 
 def dataset_context(span: Span) -> bool:
