@@ -295,3 +295,18 @@ def test_a_title_case_name_ending_in_an_activity_is_a_task(nlp):
 def test_constrained_reinforcement_learning_is_a_setting(nlp):
     found = mentions(nlp, "We study Constrained RL for robots with safety limits.")
     assert ("Task", "Constrained RL") in {(typ, t) for typ, t, _ in found}
+
+
+def test_a_term_named_in_a_sentence_about_prior_work_is_not_proposed(nlp):
+    ex = extract_doc(nlp("Flux-Net was recently introduced to model heat fields (termed Thermal Panorama). "
+                         "This paper presents FLUX-NET V2, a framework for long-range heat field synthesis."))
+    assert ex.name == "FLUX-NET V2"
+    proposed = {m.text for m in ex.mentions if m.proposed}
+    assert "Thermal Panorama" not in proposed and "Flux-Net" not in proposed
+    assert any(m.text == "Flux-Net" and m.type == "Method" and not m.proposed for m in ex.mentions)
+
+
+def test_the_name_after_called_is_what_is_proposed(nlp):
+    ex = extract_doc(nlp("To evaluate synthesis, we construct a new Cardiac Panorama benchmark, called Panobench, "
+                         "comprising 4470 recordings."))
+    assert {m.text for m in ex.mentions if m.proposed} == {"Panobench"}

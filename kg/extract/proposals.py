@@ -158,6 +158,16 @@ def _written_before(doc: Doc, span: Span, sent_start: int) -> bool:
                for t in doc[:sent_start]) or text in doc[:sent_start].text.split()
 
 
+_PRIOR_WORK = re.compile(r"(?i)\b(?:recently|previously|prior|existing|earlier|introduced by|proposed by)\b")
+_SELF_WORDS = re.compile(r"(?i)\b(?:we|our|us|this (?:paper|work|study|article))\b")
+
+
+def _about_prior_work(sent: Span) -> bool:
+    """Is the sentence about someone else's work ("X was recently introduced ... (termed Y)")?
+    It says so and says nothing of the authors' own."""
+    return bool(_PRIOR_WORK.search(sent.text)) and not _SELF_WORDS.search(sent.text)
+
+
 def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], str | None]:
     """The mentions of what the paper proposes (typed, ``proposed=True``) and its short name."""
     by_span = {(m.start, m.end): m for m in mentions}
@@ -187,7 +197,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
     main_type = "Method"
     for tok in doc:
         lemma = tok.lemma_.lower()
-        naming = lemma in NAMING_VERBS and (tok.tag_ == "VBN" or _is_self_trigger(tok))
+        naming = lemma in NAMING_VERBS and (tok.tag_ == "VBN" and not _about_prior_work(tok.sent) or _is_self_trigger(tok))
         if not naming and not (lemma in PROPOSE_VERBS and tok.pos_ in {"VERB", "AUX", "ADJ"} and _is_self_trigger(tok)):
             continue
         window = _window(doc, tok, mentions)
@@ -198,6 +208,10 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
             continue
         names = [s for s in _name_spans(doc, window, mentions)
                  if not _written_before(doc, s, tok.sent.start)]
+        naming_at = [t.i for t in window if t.lemma_.lower() in NAMING_VERBS and t.tag_ == "VBN"]
+        if naming_at and any(s.start > naming_at[0] for s in names):
+            # "a new Electrocardio Panorama benchmark, called Panobench": the name is what follows "called"
+            names = [s for s in names if s.start > naming_at[0]]
         lemmas = {t.lemma_.lower() for t in window}
         window_type = "Dataset" if lemmas & (DATASET_NOUNS | {"resource"}) else "Metric" if lemmas & _METRIC_NOUNS else "Method"
         if names:

@@ -34,6 +34,7 @@ _NAME = re.compile(
     r"[A-Za-z]*[a-z][A-Z][\w\-+.]*"  # camel case: PaAno, LaBraM, iEEG
     r"|[A-Z][A-Z0-9\-+.&]*[A-Z0-9+][\w\-+]*"  # capitals and digits: BIOT, TSB-AD, GPT-4
     r"|[A-Za-z]+[\-]?\d[\w\-.]*"  # letters then digits: CIFAR10, pi-0, ResNet-50
+    r"|[A-Z][a-z]+-(?:Net|Former)s?"  # a word and a model suffix: Nef-Net, U-Net's kin
     r")$"
 )
 _LATEX_CMD = re.compile(r"\\[a-zA-Z]+\*?\{([^{}]*)\}")
@@ -355,7 +356,7 @@ def name_candidates(doc: Doc) -> Iterator[Span]:
         if word.start > 0 and doc[word.start - 1].like_num and len(text) <= 4:
             continue  # a unit after a number: "6 dB", "40 GB", "100 ms"
         end = word.end
-        if end < len(doc) and re.fullmatch(r"v?\d+(\.\d+)?", doc[end].text) and doc[end].i == end and doc[end - 1].whitespace_:
+        if end < len(doc) and re.fullmatch(r"[vV]?\d+(\.\d+)?", doc[end].text) and doc[end].i == end and doc[end - 1].whitespace_:
             end += 1
         yield doc[word.start : end]
 
