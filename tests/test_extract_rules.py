@@ -310,3 +310,14 @@ def test_the_name_after_called_is_what_is_proposed(nlp):
     ex = extract_doc(nlp("To evaluate synthesis, we construct a new Cardiac Panorama benchmark, called Panobench, "
                          "comprising 4470 recordings."))
     assert {m.text for m in ex.mentions if m.proposed} == {"Panobench"}
+
+
+def test_a_metric_written_with_at_is_kept_and_a_gain_word_is_not_part_of_it(nlp):
+    found = mentions(nlp, "Our agent achieves relative pass@1 improvements of 35% on code benchmarks.")
+    assert ("Metric", "pass@1") in {(typ, t) for typ, t, _ in found}
+
+
+def test_fairness_and_solver_cost_metrics_are_known(nlp):
+    found = mentions(nlp, "We report statistical parity, equal opportunity and the number of function evaluations.")
+    assert {("Metric", "statistical parity"), ("Metric", "equal opportunity"),
+            ("Metric", "number of function evaluations")} <= {(typ, t) for typ, t, _ in found}

@@ -186,7 +186,8 @@ def keep_mention(m: Mention) -> bool:
         return False
     if m.rule == "phrase" and m.type == "Method" and " " not in m.text and "-" not in m.text and m.text.islower():
         return False  # "memory", "testing": a single common word is no method name
-    if any(c in m.text for c in "*&@") or "---" in m.text or re.search(r"\(\d{4}\)", m.text):
+    if any(c in m.text for c in "*&") or "@" in re.sub(r"[A-Za-z]@(?:\d+|k)\b", "", m.text) or "---" in m.text \
+            or re.search(r"\(\d{4}\)", m.text):  # "pass@1", "Hits@10" are metrics
         return False  # markup or a citation, not a name
     if m.type == "Modality" and not m.concept:
         return False  # every modality is a concept of the modality scheme

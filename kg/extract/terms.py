@@ -361,6 +361,8 @@ def name_candidates(doc: Doc) -> Iterator[Span]:
         yield doc[word.start : end]
 
 
+#: words that say how a gain is counted, not which metric it is ("relative pass@1 improvements")
+_GAIN_WORDS = frozenset({"relative", "absolute"})
 #: Modifiers that make a metric a different, named metric ("worst-class accuracy", "average reward")
 _METRIC_MODIFIER_POS = {"ADJ", "NOUN", "PROPN", "VERB"}
 
@@ -379,6 +381,7 @@ def extend_metric(doc: Doc, m: Mention) -> Mention:
     while start > 0 and start > span.sent.start:
         prev = doc[start - 1]
         if prev.is_alpha and prev.pos_ in _METRIC_MODIFIER_POS and prev.lower_ not in GENERIC_MODIFIERS and prev.lower_ not in EVALUATIVE \
+                and prev.lower_ not in _GAIN_WORDS \
                 and prev.dep_ in {"amod", "compound", "nmod"} and prev.head.i >= span.start and not prev.is_stop:
             start -= 1
         elif prev.text == "-" and start - 2 >= span.sent.start and not doc[start - 2].whitespace_:
