@@ -110,7 +110,7 @@ def write_graph(papers: Sequence[Paper], keys: Sequence[str], extractions: Extra
     rules: set[str] = set()
     mentions = []
     for ex in extractions.get_many(keys):
-        mentions.append(PaperExtraction(mentions=ex.mentions))
+        mentions.append(PaperExtraction(mentions=ex.mentions, forms=ex.forms))
         rules.update(m.rule for m in ex.mentions)
     resolution = resolve([(p.iri, m) for p, m in zip(papers, mentions)], vocabulary)
     maker = FragmentMaker(resolution, EntityIndex(resolution, vocabulary),

@@ -54,8 +54,10 @@ def pipeline_fingerprint(model: str | None = None) -> str:
             continue
     for path in ontology_files():
         h.update(path.name.encode() + b"\n" + path.read_bytes() + b"\n")
-    # the extraction code itself, so that a changed rule never serves stale results
-    for path in sorted((Path(__file__).resolve().parent / "extract").rglob("*.py")):
+    # the extraction code itself, so that a changed rule never serves stale results (resolve.py too:
+    # extractions carry the resolution keys of their written forms)
+    package = Path(__file__).resolve().parent
+    for path in [*sorted((package / "extract").rglob("*.py")), package / "resolve.py"]:
         h.update(path.name.encode() + b"\n" + path.read_bytes() + b"\n")
     return h.hexdigest()[:32]
 

@@ -58,8 +58,12 @@ def slug(name: str) -> str:
 
     Names made only of symbols fall back to a digest so that the slug is never empty.
     """
-    decomposed = unicodedata.normalize("NFKD", name)
-    folded = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+    if name.isascii():  # NFKD changes no ASCII text and leaves no combining marks (the common case, fast)
+        decomposed = name
+        folded = name.lower()
+    else:
+        decomposed = unicodedata.normalize("NFKD", name)
+        folded = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
     out = _NON_ALNUM.sub("-", folded).strip("-")
     if not out:  # digest a normal form, so that spellings differing in Unicode form, case or separators share it
         return "x" + digest(_SEPARATORS.sub("", decomposed.lower()), 12)

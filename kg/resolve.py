@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from kg.extract.terms import clean_label, norm_key, readable_key
 from kg.extract.types import Mention, PaperExtraction
@@ -37,14 +36,38 @@ class Resolution:
     entity_of: dict[tuple[str, int, int, str], str]  # (paper, start, end, type) -> entity IRI
 
 
-def _display_form(forms: Counter) -> str:
+def _count(counts: dict[str, int], form: str) -> None:
+    counts[form] = counts.get(form, 0) + 1
+
+
+def _display_form(forms: dict[str, int]) -> str:
     """The most frequent written form, preferring singular and shorter on ties (deterministic)."""
     return sorted(forms.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))[0][0]
 
 
+def form_keys(form: str) -> tuple[str, str, str, str]:
+    """What resolution compares a written form by: its key, its readable key, the key of that readable
+    key (the IRI candidates must key the same), and its clean label."""
+    readable = readable_key(form)
+    return norm_key(form), readable, norm_key(readable), clean_label(form)
+
+
 def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabulary | None = None) -> Resolution:
-    """Resolve the mentions of ``papers`` ((paper IRI, extraction) pairs) into canonical entities."""
+    """Resolve the mentions of ``papers`` ((paper IRI, extraction) pairs) into canonical entities.
+
+    The keys of written forms come from the extractions' ``forms`` when they hold them (computed at
+    extraction time), else they are computed here."""
     papers = list(papers)
+    known: dict[str, tuple[str, str, str, str]] = {}
+    for _paper, ex in papers:
+        known.update(ex.forms)
+
+    def keys(form: str) -> tuple[str, str, str, str]:
+        k = known.get(form)
+        if k is None:
+            k = known[form] = form_keys(form)
+        return k
+
     concept_by_form: dict[tuple[str, str], str] = {}
     if vocabulary is not None:
         for term in vocabulary.terms:
@@ -56,7 +79,7 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
     for _paper, ex in papers:
         for m in ex.mentions:
             if m.long_form and m.short_form:
-                long_of_short[(m.type, norm_key(m.short_form))][norm_key(m.long_form)] += 1
+                long_of_short[(m.type, keys(m.short_form)[0])][keys(m.long_form)[0]] += 1
     short_map = {k: sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] for k, c in long_of_short.items()}
 
     def canonical(m: Mention) -> tuple[str, str | None]:
@@ -65,15 +88,14 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
             return m.concept, m.concept
         forms = [m.text] + [f for f in (m.long_form, m.short_form) if f]
         for f in forms:
-            c = concept_by_form.get((m.type, norm_key(f)))
+            c = concept_by_form.get((m.type, keys(f)[0]))
             if c:
                 return c, c
         if m.long_form:
-            return norm_key(m.long_form), None
-        key = norm_key(m.text)
+            return keys(m.long_form)[0], None
+        key = keys(m.text)[0]
         return short_map.get((m.type, key), key), None
 
-    clean = lru_cache(maxsize=None)(clean_label)  # written forms repeat across papers
     groups: dict[tuple[str, str], dict] = {}
     entity_of: dict[tuple[str, int, int, str], str] = {}
     for paper, ex in papers:
@@ -83,15 +105,16 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
                 continue
             g = groups.get((m.type, key))
             if g is None:
-                g = groups[(m.type, key)] = {"forms": Counter(), "long": Counter(), "short": Counter(),
-                                             "concept": concept, "iri_keys": set()}
-            g["iri_keys"].add(readable_key(m.long_form or m.text))
+                g = groups[(m.type, key)] = {"forms": {}, "long": {}, "short": {}, "concept": concept,
+                                             "iri_keys": {}}
+            _key, readable, readable_norm, _label = keys(m.long_form or m.text)
+            g["iri_keys"][readable] = readable_norm
             if m.rule != "modality-cue":  # a cue implies the concept but is not a name of it
-                g["forms"][clean(m.text)] += 1
+                _count(g["forms"], keys(m.text)[3])
             if m.long_form:
-                g["long"][clean(m.long_form)] += 1
+                _count(g["long"], keys(m.long_form)[3])
             if m.short_form:
-                g["short"][clean(m.short_form)] += 1
+                _count(g["short"], keys(m.short_form)[3])
             entity_of[(paper, m.start, m.end, m.type)] = f"{m.type}\x00{key}"
 
     entities: dict[str, Entity] = {}
@@ -103,7 +126,7 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
             iri = concept
             label = labels[concept].label if concept in labels else _display_form(g["forms"])
         else:
-            matching = [k for k in g["iri_keys"] if norm_key(k) == key]
+            matching = [k for k, k_norm in g["iri_keys"].items() if k_norm == key]
             iri = str(entity_iri(type_name, min(matching) if matching else key))
             label = _display_form(g["short"]) if g["short"] else _display_form(g["forms"])
         alts = set(g["forms"]) | set(g["long"]) | set(g["short"])

@@ -16,8 +16,10 @@ __all__ = ["ENTITY_TYPES", "Mention", "PaperExtraction", "Relation", "ResultClai
 def extract_doc(doc) -> PaperExtraction:
     """Turn a doc processed by paperkg's pipeline into a plain :class:`PaperExtraction`."""
     from kg.extract.proposals import code_urls, with_proposed
+    from kg.resolve import form_keys
 
     mentions = with_proposed(list(doc._.mentions or []), list(doc._.proposed or []))
+    written = {f for m in mentions for f in (m.text, m.long_form, m.short_form) if f}
     return PaperExtraction(
         sentences=[(s.start_char, s.end_char) for s in doc.sents],
         mentions=mentions,
@@ -25,6 +27,7 @@ def extract_doc(doc) -> PaperExtraction:
         code_urls=code_urls(doc.text),
         results=list(doc._.results or []),
         relations=list(doc._.relations or []),
+        forms={f: form_keys(f) for f in sorted(written)},
     )
 
 

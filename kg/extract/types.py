@@ -71,3 +71,6 @@ class PaperExtraction:
     code_urls: list[str] = field(default_factory=list)
     results: list[ResultClaim] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
+    #: the keys entity resolution compares each written form of the mentions by
+    #: (:func:`kg.resolve.form_keys`), computed where the text is extracted rather than once per build
+    forms: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
