@@ -321,3 +321,17 @@ def test_fairness_and_solver_cost_metrics_are_known(nlp):
     found = mentions(nlp, "We report statistical parity, equal opportunity and the number of function evaluations.")
     assert {("Metric", "statistical parity"), ("Metric", "equal opportunity"),
             ("Metric", "number of function evaluations")} <= {(typ, t) for typ, t, _ in found}
+
+
+def test_an_acronym_task_takes_its_specific_modifier(nlp):
+    found = mentions(nlp, "The model is evaluated on chart QA with a new reader.")
+    assert ("Task", "chart QA") in {(typ, t) for typ, t, _ in found}
+    assert ("Task", "QA") not in {(typ, t) for typ, t, _ in found}
+
+
+def test_coordinated_qualities_do_not_make_a_task(nlp):
+    found = mentions(nlp, "Operating on logits provides interpretable and efficient control of the decoder.")
+    assert not any(typ == "Task" and "control" in t for typ, t, _ in found), found
+    assert ("Task", "motion planning") in {(typ, t) for typ, t, _ in mentions(
+        nlp, "We address motion planning for drones.")} or any(
+        typ == "Task" and t == "motion planning" for typ, t, _ in mentions(nlp, "We address motion planning tasks."))

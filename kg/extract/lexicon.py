@@ -120,7 +120,7 @@ self-supervised semi-supervised unsupervised supervised federated multimodal mul
 energy-based score-based flow-based attention-based transformer-based physics-informed geometric
 hamiltonian lagrangian riemannian spectral temporal spatial spatiotemporal spatio-temporal recursive
 differentiable neural-symbolic symbolic quantum evolutionary genetic bilinear low-rank dense
-denoising masked pretrained pre-trained large multilingual visual generalist foundation
+denoising masked pretrained pre-trained large multilingual visual generalist foundation embodied
 """.split())
 
 #: Leading participles and adjectives that evaluate or situate rather than name ("selected models").

@@ -304,10 +304,19 @@ def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]
             sub = _method_core(sub)
             if sub is None:
                 break
+        elif _coordinated_qualities(sub):
+            break
         span = _phrase_span(doc, sub)
         if span is not None:
             yield whole_words(span), cls
             break
+
+
+def _coordinated_qualities(tokens: list[Token]) -> bool:
+    """Are the modifiers of a task phrase coordinated qualities ("interpretable and efficient control")?
+    They say how good something is, not which task it is."""
+    return any(t.pos_ == "CCONJ" and 0 < k < len(tokens) - 2 and tokens[k - 1].pos_ == "ADJ" and tokens[k + 1].pos_ == "ADJ"
+               for k, t in enumerate(tokens))
 
 
 def gerund_tasks(doc: Doc) -> Iterator[Span]:
@@ -490,7 +499,8 @@ def extend_term(doc: Doc, m: Mention) -> Mention:
     Taken in: noun compounds, hyphenated words and technical adjectives attached inside the term;
     not generic or evaluative words. The extended term is its own entity (no vocabulary concept).
     """
-    if m.type not in {"Method", "Task"} or m.rule != "vocabulary" or not m.text[:1].islower() \
+    acronym_task = m.type == "Task" and m.text.isupper() and len(m.text) <= 4  # "QA" -> "embodied QA"
+    if m.type not in {"Method", "Task"} or m.rule != "vocabulary" or not (m.text[:1].islower() or acronym_task) \
             or m.type == "Method" and is_generic_method(m.text):
         return m  # "attention": a generic word is no base for a name ("research attention")
     span = doc.char_span(m.start, m.end, alignment_mode="expand")
