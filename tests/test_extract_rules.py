@@ -335,3 +335,13 @@ def test_coordinated_qualities_do_not_make_a_task(nlp):
     assert ("Task", "motion planning") in {(typ, t) for typ, t, _ in mentions(
         nlp, "We address motion planning for drones.")} or any(
         typ == "Task" and t == "motion planning" for typ, t, _ in mentions(nlp, "We address motion planning tasks."))
+
+
+def test_an_acronym_ending_a_hyphenated_name_is_part_of_it(nlp):
+    found = mentions(nlp, "We evaluate the detector on the TSB-AD benchmark and on two other suites.")
+    assert not any(t == "AD" for _typ, t, _ in found), found
+
+
+def test_the_base_model_is_no_method(nlp):
+    found = mentions(nlp, "The adapter compresses the hidden states of the base model into calibration vectors.")
+    assert not any(typ == "Method" and t == "base model" for typ, t, _ in found), found

@@ -64,6 +64,9 @@ class EntityRecognizer:
                 continue
             if term.type == "Metric" and end < len(doc) and doc[end].text in {"-", "–"} and not doc[end - 1].whitespace_:
                 continue  # a metric cut off a hyphenated word: "training time" in "the training time-series"
+            if span.text.isupper() and start >= 2 and doc[start - 1].text in {"-", "–"} \
+                    and not doc[start - 2].whitespace_ and not doc[start - 1].whitespace_:
+                continue  # an acronym ending a hyphenated name is part of it: "AD" in "TSB-AD"
             if term.cue:
                 if term.type != "Modality":
                     continue

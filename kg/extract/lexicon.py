@@ -108,7 +108,7 @@ GENERIC_METHOD_TERMS = frozenset(
     flow sampler transformation kernel finetuning fine tuning pretraining training inference sampling
     embedding representation statisticallearning supervisedlearning onlinelearning neuralmodel
     languagemodel lm sota stateoftheart baseline heuristic simulation estimator classifier encoder decoder
-    architecture module""".split()
+    architecture module basemodel""".split()
 )
 
 #: Adjectives that make a generic head specific ("convolutional network", "generative model").
