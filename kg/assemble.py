@@ -47,7 +47,7 @@ def _corpus_lines(resolution, vocabulary, rules: set[str]) -> list[bytes]:  # ty
     convert = _converter()
 
     def triples() -> Iterator:
-        yield from entity_triples(resolution, rules)
+        yield from entity_triples(resolution, rules, node=ox.NamedNode, literal=ox.Literal)
         for iri, ent in resolution.entities.items():
             if ent.concept:
                 yield from vocabulary.concept_triples(iri)

@@ -121,8 +121,12 @@ def paper_digest(fingerprint: str, paper: Paper, extraction_key: str, link_iris:
 # --------------------------------------------------------------------------- making fragments
 
 
+_OX_TERMS = (ox.NamedNode, ox.Literal)
+
+
 def _converter():  # type: ignore[no-untyped-def]
-    """rdflib term -> pyoxigraph term, IRIs memoised (a graph repeats its predicates, classes and entities)."""
+    """rdflib term -> pyoxigraph term, IRIs memoised (a graph repeats its predicates, classes and entities);
+    pyoxigraph terms pass through."""
     from oxrdflib._converter import to_ox
     from rdflib import BNode, Literal, URIRef
 
@@ -130,6 +134,8 @@ def _converter():  # type: ignore[no-untyped-def]
 
     def convert(term):  # type: ignore[no-untyped-def]
         kind = type(term)
+        if kind in _OX_TERMS:
+            return term
         if kind is URIRef:
             node = iris.get(term)
             if node is None:

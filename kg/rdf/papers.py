@@ -157,14 +157,18 @@ def link_triples(paper: Paper, extraction: PaperExtraction, resolution: Resoluti
         yield from sentence_triples(paper, extraction, index)
 
 
-def entity_triples(resolution: Resolution, rules: set[str]) -> Iterator[Triple]:
-    """Triples of every resolved entity (type and labels) and of the extractors that were used."""
+def entity_triples(resolution: Resolution, rules: set[str], node=URIRef, literal=Literal) -> Iterator[Triple]:  # type: ignore[no-untyped-def]
+    """Triples of every resolved entity (type and labels) and of the extractors that were used.
+
+    ``node`` and ``literal`` make the entities' IRIs and labels (rdflib terms by default; a writer may
+    pass pyoxigraph's, which are cheaper to make by the hundred thousand)."""
+    classes = {t: node(str(KG[t])) for t in {ent.type for ent in resolution.entities.values()}}
     for iri, ent in sorted(resolution.entities.items()):
-        e = URIRef(iri)
-        yield e, RDF.type, KG[ent.type]
-        yield e, RDFS.label, Literal(ent.label)
+        e = node(iri)
+        yield e, RDF.type, classes[ent.type]
+        yield e, RDFS.label, literal(ent.label)
         for alt in sorted(ent.alt_labels):
-            yield e, SKOS.altLabel, Literal(alt)
+            yield e, SKOS.altLabel, literal(alt)
     for rule in sorted(rules):
         x = extractor_iri(rule)
         yield x, RDF.type, KG.Extractor
