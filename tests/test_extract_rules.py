@@ -345,3 +345,16 @@ def test_an_acronym_ending_a_hyphenated_name_is_part_of_it(nlp):
 def test_the_base_model_is_no_method(nlp):
     found = mentions(nlp, "The adapter compresses the hidden states of the base model into calibration vectors.")
     assert not any(typ == "Method" and t == "base model" for typ, t, _ in found), found
+
+
+def test_a_coined_short_form_names_a_method_and_its_long_forms_words_are_no_entities(nlp):
+    found = mentions(nlp, "We propose ReLiT (Residual learning for Image Tagging), a simple approach.")
+    assert ("Method", "Residual learning for Image Tagging") in {(typ, t) for typ, t, _ in found}
+    assert not any(typ == "Task" and t == "Image Tagging" for typ, t, _ in found)
+
+
+def test_a_method_named_about_a_field_in_passing_is_dropped(nlp):
+    found = mentions(nlp, "Echoing LLM scaling laws, we show that road networks partition better with size.")
+    assert not any(typ == "Method" and t == "LLM" for typ, t, _ in found), found
+    found = mentions(nlp, "We fine-tune an LLM on road networks.")
+    assert any(typ == "Method" and t == "LLM" for typ, t, _ in found), found

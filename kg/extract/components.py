@@ -17,7 +17,7 @@ from spacy.tokens import Doc, Span
 
 import kg.extract.abbreviations  # noqa: F401  (registers paperkg_abbreviations)
 from kg.extract import terms as T
-from kg.extract.modality import implied_modalities, reported_modalities, working_modalities
+from kg.extract.modality import implied_modalities, in_passing, reported_modalities, working_modalities
 from kg.extract.lexicon import AMBIGUOUS_FORMS, DATASET_NOUNS, METRIC_HEADS
 from kg.extract.proposals import find_proposals
 from kg.extract.types import Mention
@@ -99,6 +99,9 @@ class EntityRecognizer:
             return "Dataset"
         if any(t.lower_ in {"via", "using", "through"} for t in tokens[1:-1]):
             return "Method"  # "Preference Alignment via Logit Calibration": how something is done
+        sf = short.text
+        if re.search(r"[a-z]", sf.rstrip("s")) and any(c.isupper() for c in sf[1:]) and head not in METRIC_HEADS:
+            return "Method"  # a coined name ("PaAno", "LaBraM") names an artifact, not a task ("TSAD")
         cls = T.classify_phrase(tokens)
         if cls is not None:
             return cls
@@ -160,7 +163,8 @@ class EntityRecognizer:
         found += implied_modalities(doc, self.modality_concept)
         kept = [m for m in resolve_overlaps(found) if keep_mention(m)
                 and not (m.type == "Metric" and T.is_heading(m, doc.text))]
-        kept = T.list_types(kept, doc.text)
+        kept = [m for m in T.list_types(kept, doc.text) if not (m.type == "Method" and m.rule == "vocabulary"
+                                                                and in_passing(doc, m))]
         doc._.mentions = reported_modalities(working_modalities(doc, kept), self.broader)
         return doc
 

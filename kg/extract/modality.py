@@ -37,6 +37,15 @@ def passing_cue(doc: Doc, m: Mention, mentions: list[Mention]) -> bool:
     comes right before it ("audio super-resolution" is no image task)."""
     if m.rule != "modality-cue":
         return False
+    if in_passing(doc, m):
+        return True
+    return any(k.type == "Modality" and k.rule == "vocabulary" and k.concept != m.concept and k.end < m.start
+               and doc.text[k.end : m.start] in {" ", "-"} for k in mentions)
+
+
+def in_passing(doc: Doc, m: Mention) -> bool:
+    """Does the mention ``m`` modify a noun about a field or its fame rather than name what the paper
+    works with ("the NLP field", "LLM scaling laws", "the LLM community")?"""
     span = doc.char_span(m.start, m.end, alignment_mode="expand")
     if span is None:
         return False
@@ -53,8 +62,7 @@ def passing_cue(doc: Doc, m: Mention, mentions: list[Mention]) -> bool:
             return True
         if not t.is_alpha or t.is_stop or t.pos_ not in {"NOUN", "VERB", "ADJ"}:
             break
-    return any(k.type == "Modality" and k.rule == "vocabulary" and k.concept != m.concept and k.end < m.start
-               and doc.text[k.end : m.start] in {" ", "-"} for k in mentions)
+    return False
 
 
 def working_modalities(doc: Doc, mentions: list[Mention]) -> list[Mention]:
