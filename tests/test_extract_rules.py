@@ -358,3 +358,8 @@ def test_a_method_named_about_a_field_in_passing_is_dropped(nlp):
     assert not any(typ == "Method" and t == "LLM" for typ, t, _ in found), found
     found = mentions(nlp, "We fine-tune an LLM on road networks.")
     assert any(typ == "Method" and t == "LLM" for typ, t, _ in found), found
+
+
+def test_a_quality_before_a_kind_word_is_no_method(nlp):
+    found = mentions(nlp, "We introduce ReCal, a parameter-efficient framework that calibrates logits.")
+    assert not any(typ == "Method" and "framework" in t for typ, t, _ in found), found

@@ -221,10 +221,10 @@ def _method_core(tokens: list[Token]) -> list[Token] | None:
         return tokens if core else None
     if len(core) == 1 and core[0].text.islower():
         return None  # "augmentation method", "Bayesian method"
-    if core[-1].pos_ == "ADJ" and not is_name(core[-1].text):
-        return tokens  # an adjective needs its noun: "Hierarchical Bayesian methods", not "Hierarchical Bayesian"
     if classify_phrase(core) != "Method" and not any(t.lower_ in TECHNICAL_ADJECTIVES for t in core):
         return None
+    if core[-1].pos_ == "ADJ" and not is_name(core[-1].text):
+        return tokens  # an adjective needs its noun: "Hierarchical Bayesian methods", not "Hierarchical Bayesian"
     return core
 
 
