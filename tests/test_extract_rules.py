@@ -363,3 +363,9 @@ def test_a_method_named_about_a_field_in_passing_is_dropped(nlp):
 def test_a_quality_before_a_kind_word_is_no_method(nlp):
     found = mentions(nlp, "We introduce ReCal, a parameter-efficient framework that calibrates logits.")
     assert not any(typ == "Method" and "framework" in t for typ, t, _ in found), found
+
+
+def test_a_known_technique_done_to_a_thing_is_a_task(nlp):
+    found = mentions(nlp, "We apply channel pruning to reduce the cost of convolutional networks.")
+    assert ("Task", "channel pruning", "term-phrase") in found
+    assert not any(typ == "Method" and "pruning" in t for typ, t, _ in found)

@@ -504,8 +504,9 @@ def extend_term(doc: Doc, m: Mention) -> Mention:
             or m.type == "Method" and is_generic_method(m.text):
         return m  # "attention": a generic word is no base for a name ("research attention")
     span = doc.char_span(m.start, m.end, alignment_mode="expand")
-    if span is None or span[-1].dep_ == "compound" and span[-1].head.i >= span.end:
-        return m  # the term modifies a noun after it ("device calibration tuning steps")
+    if span is None or span[-1].dep_ == "compound" and span[-1].head.i >= span.end \
+            and span[-1].head.lemma_.lower() not in _KIND_HEADS:
+        return m  # the term modifies a noun after it ("device calibration tuning steps"; not "layer pruning method")
     start = span.start
     while start > span.sent.start:
         prev = doc[start - 1]
@@ -539,7 +540,10 @@ def extend_term(doc: Doc, m: Mention) -> Mention:
     if start == span.start:
         return m
     ext = doc[start : span.end]
-    return Mention(ext.start_char, ext.end_char, m.type, clean_label(ext.text), "term-phrase")
+    head = span[-1].lemma_.lower()
+    # a technique done to a thing is a task: "layer pruning", "model merging"
+    type_name = "Task" if m.type == "Method" and head in TASK_HEADS and head not in METHOD_HEADS else m.type
+    return Mention(ext.start_char, ext.end_char, type_name, clean_label(ext.text), "term-phrase")
 
 
 def title_case_terms(doc: Doc) -> Iterator[Span]:
