@@ -62,70 +62,64 @@ def pipeline_fingerprint(model: str | None = None) -> str:
     return h.hexdigest()[:32]
 
 
-class ExtractionCache:
-    """A SQLite file of extractions under one pipeline fingerprint; ``path=None`` keeps them in memory."""
+class SqliteCache:
+    """One table of a SQLite file (``path=None``: in memory) holding rows under one fingerprint, written in
+    committed batches so that an interrupted build keeps what it stored. Subclasses name the table."""
+
+    #: what the cache holds, for error messages
+    what = "cache"
+    #: the table, its key column and its fingerprint column
+    table = key_column = fingerprint_column = ""
+    schema = ""
+    #: how many columns a row has (for the INSERT)
+    width = 0
 
     def __init__(self, path: str | Path | None, fingerprint: str, batch: int = 256) -> None:
         self.path = Path(path) if path is not None else None
         self.fingerprint = fingerprint
         self.batch = batch
-        self._pending: list[tuple[str, str, bytes]] = []
+        self._pending: list[tuple] = []
         try:
             if self.path is not None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path) if self.path is not None else ":memory:")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(_SCHEMA)
+            self._db.execute(self.schema)
             self._db.commit()
         except sqlite3.DatabaseError as exc:
-            raise GraphError(f"extraction cache {self.path}: {exc}; delete the file to start a fresh cache") from exc
+            raise GraphError(f"{self.what} {self.path}: {exc}; delete the file to start a fresh cache") from exc
 
-    # -- reading
-    def keys(self) -> set[str]:
-        """The keys cached under this fingerprint."""
-        self.flush()
-        rows = self._db.execute("SELECT key FROM extractions WHERE pipeline = ?", (self.fingerprint,))
-        return {k for (k,) in rows}
-
-    def get(self, key: str) -> PaperExtraction | None:
-        """The cached extraction of ``key``, or None."""
-        self.flush()
-        row = self._db.execute("SELECT data FROM extractions WHERE pipeline = ? AND key = ?",
-                               (self.fingerprint, key)).fetchone()
-        return pickle.loads(row[0]) if row else None
-
-    def get_many(self, keys: Iterable[str], chunk: int = 500) -> Iterator[PaperExtraction]:
-        """The cached extractions of ``keys``, in order; KeyError names a missing key."""
+    def _values(self, column: str, keys: Iterable[str], chunk: int = 500) -> Iterator[tuple[str, object]]:
+        """(key, ``column`` value or None) for each of ``keys``, in order, read ``chunk`` keys at a time."""
         self.flush()
         keys = list(keys)
         for i in range(0, len(keys), chunk):
             part = keys[i : i + chunk]
-            marks = ",".join("?" * len(part))
             rows = dict(self._db.execute(
-                f"SELECT key, data FROM extractions WHERE pipeline = ? AND key IN ({marks})",
-                (self.fingerprint, *part)))
+                f"SELECT {self.key_column}, {column} FROM {self.table} WHERE {self.fingerprint_column} = ? "
+                f"AND {self.key_column} IN ({','.join('?' * len(part))})", (self.fingerprint, *part)))
             for k in part:
-                yield pickle.loads(rows[k])
+                yield k, rows.get(k)
 
-    # -- writing
-    def put(self, key: str, extraction: PaperExtraction) -> None:
-        """Store ``extraction`` under ``key`` (committed with the next full batch or :meth:`flush`)."""
-        self._pending.append((self.fingerprint, key, pickle.dumps(extraction, protocol=pickle.HIGHEST_PROTOCOL)))
+    def _add(self, row: tuple) -> None:
+        self._pending.append(row)
         if len(self._pending) >= self.batch:
             self.flush()
 
     def flush(self) -> None:
         """Commit the pending writes."""
         if self._pending:
-            self._db.executemany("INSERT OR REPLACE INTO extractions VALUES (?, ?, ?)", self._pending)
+            self._db.executemany(f"INSERT OR REPLACE INTO {self.table} VALUES ({','.join('?' * self.width)})",
+                                 self._pending)
             self._db.commit()
             self._pending.clear()
 
     def prune(self) -> int:
-        """Delete the entries of other pipeline fingerprints; return how many were deleted."""
+        """Delete the rows of other fingerprints; return how many were deleted."""
         self.flush()
-        n = self._db.execute("DELETE FROM extractions WHERE pipeline != ?", (self.fingerprint,)).rowcount
+        n = self._db.execute(f"DELETE FROM {self.table} WHERE {self.fingerprint_column} != ?",
+                             (self.fingerprint,)).rowcount
         self._db.commit()
         return n
 
@@ -136,8 +130,39 @@ class ExtractionCache:
         finally:
             self._db.close()
 
-    def __enter__(self) -> "ExtractionCache":
+    def __enter__(self):  # type: ignore[no-untyped-def]
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class ExtractionCache(SqliteCache):
+    """A SQLite file of extractions under one pipeline fingerprint; ``path=None`` keeps them in memory."""
+
+    what = "extraction cache"
+    table, key_column, fingerprint_column, schema, width = "extractions", "key", "pipeline", _SCHEMA, 3
+
+    # -- reading
+    def keys(self) -> set[str]:
+        """The keys cached under this fingerprint."""
+        self.flush()
+        rows = self._db.execute("SELECT key FROM extractions WHERE pipeline = ?", (self.fingerprint,))
+        return {k for (k,) in rows}
+
+    def get(self, key: str) -> PaperExtraction | None:
+        """The cached extraction of ``key``, or None."""
+        data = next(self._values("data", [key]))[1]
+        return pickle.loads(data) if data is not None else None  # type: ignore[arg-type]
+
+    def get_many(self, keys: Iterable[str], chunk: int = 500) -> Iterator[PaperExtraction]:
+        """The cached extractions of ``keys``, in order; KeyError names a missing key."""
+        for k, data in self._values("data", keys, chunk):
+            if data is None:
+                raise KeyError(k)
+            yield pickle.loads(data)  # type: ignore[arg-type]
+
+    # -- writing
+    def put(self, key: str, extraction: PaperExtraction) -> None:
+        """Store ``extraction`` under ``key`` (committed with the next full batch or :meth:`flush`)."""
+        self._add((self.fingerprint, key, pickle.dumps(extraction, protocol=pickle.HIGHEST_PROTOCOL)))

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import pickle
-import sqlite3
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
+from kg.cache import SqliteCache
 from kg.corpus import Paper
 from kg.errors import GraphError
 from kg.extract.types import PaperExtraction
@@ -219,80 +219,30 @@ class FragmentMaker:
 # --------------------------------------------------------------------------- the cache
 
 
-class FragmentCache:
+class FragmentCache(SqliteCache):
     """A SQLite file of fragments by paper IRI under one writer fingerprint; ``path=None`` keeps them in memory."""
 
+    what = "fragment cache"
+    table, key_column, fingerprint_column, schema, width = "fragments", "paper", "fingerprint", _SCHEMA, 4
+
     def __init__(self, path: str | Path | None, fingerprint: str, batch: int = 512) -> None:
-        self.path = Path(path) if path is not None else None
-        self.fingerprint = fingerprint
-        self.batch = batch
-        self._pending: list[tuple[str, str, bytes, bytes]] = []
-        try:
-            if self.path is not None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(self.path) if self.path is not None else ":memory:")
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(_SCHEMA)
-            self._db.commit()
-        except sqlite3.DatabaseError as exc:
-            raise GraphError(f"fragment cache {self.path}: {exc}; delete the file to start a fresh cache") from exc
+        super().__init__(path, fingerprint, batch)
 
     def metas(self, papers: Sequence[str], chunk: int = 500) -> Iterator[Fragment | None]:
         """The stored fragments (without their Turtle) of ``papers``, in order; None where there is none."""
-        self.flush()
-        for i in range(0, len(papers), chunk):
-            part = papers[i : i + chunk]
-            rows = dict(self._db.execute(
-                f"SELECT paper, meta FROM fragments WHERE fingerprint = ? AND paper IN ({','.join('?' * len(part))})",
-                (self.fingerprint, *part)))
-            for p in part:
-                meta = rows.get(p)
-                yield None if meta is None else Fragment(*pickle.loads(zlib.decompress(meta)))
+        for _paper, meta in self._values("meta", papers, chunk):
+            yield None if meta is None else Fragment(*pickle.loads(zlib.decompress(meta)))  # type: ignore[arg-type]
 
     def turtles(self, papers: Sequence[str], chunk: int = 500) -> Iterator[bytes]:
         """The Turtle chunks of ``papers``, in order; KeyError names a paper without a fragment."""
-        self.flush()
-        for i in range(0, len(papers), chunk):
-            part = papers[i : i + chunk]
-            rows = dict(self._db.execute(
-                f"SELECT paper, turtle FROM fragments WHERE fingerprint = ? AND paper IN ({','.join('?' * len(part))})",
-                (self.fingerprint, *part)))
-            for p in part:
-                yield zlib.decompress(rows[p])
+        for paper, turtle in self._values("turtle", papers, chunk):
+            if turtle is None:
+                raise KeyError(paper)
+            yield zlib.decompress(turtle)  # type: ignore[arg-type]
 
     def put(self, paper: str, fragment: Fragment) -> None:
         """Store ``fragment`` as ``paper``'s (committed with the next full batch or :meth:`flush`)."""
         meta = (fragment.digest, fragment.calls, fragment.outside, fragment.links, fragment.proposes,
                 fragment.triples)
-        self._pending.append((paper, self.fingerprint, zlib.compress(pickle.dumps(meta, protocol=5), 1),
-                              zlib.compress(fragment.turtle, 1)))
-        if len(self._pending) >= self.batch:
-            self.flush()
-
-    def flush(self) -> None:
-        """Commit the pending writes."""
-        if self._pending:
-            self._db.executemany("INSERT OR REPLACE INTO fragments VALUES (?, ?, ?, ?)", self._pending)
-            self._db.commit()
-            self._pending.clear()
-
-    def prune(self) -> int:
-        """Delete the fragments of other fingerprints; return how many were deleted."""
-        self.flush()
-        n = self._db.execute("DELETE FROM fragments WHERE fingerprint != ?", (self.fingerprint,)).rowcount
-        self._db.commit()
-        return n
-
-    def close(self) -> None:
-        """Commit and close."""
-        try:
-            self.flush()
-        finally:
-            self._db.close()
-
-    def __enter__(self) -> "FragmentCache":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        self._add((paper, self.fingerprint, zlib.compress(pickle.dumps(meta, protocol=5), 1),
+                   zlib.compress(fragment.turtle, 1)))
