@@ -39,6 +39,7 @@ class EntityRecognizer:
 
     def __init__(self, nlp: Language, vocabulary: Vocabulary) -> None:
         self.vocabulary = vocabulary
+        self._term_forms = frozenset(t.form.lower() for t in vocabulary.terms)  # looked up per abbreviation
         self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
         self.folded = PhraseMatcher(nlp.vocab, attr="LOWER")
         self.terms: dict[str, list] = {}
@@ -82,8 +83,7 @@ class EntityRecognizer:
 
     def _defines_concept(self, abbr) -> bool:
         """Does the definition's long form name the vocabulary concept its short form matches?"""
-        long_forms = {t.form.lower() for t in self.vocabulary.terms if t.form.lower() == abbr.long.text.lower()}
-        return bool(long_forms)
+        return abbr.long.text.lower() in self._term_forms
 
     def type_of_abbreviation(self, long: Span, short: Span) -> str | None:
         """The entity type of an abbreviation definition, or None when it names no entity."""
