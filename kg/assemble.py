@@ -21,7 +21,7 @@ import pyoxigraph as ox
 from kg.cache import ExtractionCache
 from kg.corpus import Paper
 from kg.extract.types import ENTITY_TYPES, PaperExtraction
-from kg.fragments import Fragment, FragmentCache, FragmentMaker, _converter, paper_digest, replays
+from kg.fragments import Fragment, FragmentCache, FragmentMaker, ox_converter, paper_digest, replays
 from kg.streamwrite import sort_key_lines, turtle_pieces, write_units
 
 #: papers whose fragments are looked up and made together
@@ -44,7 +44,7 @@ def _corpus_lines(resolution, vocabulary, rules: set[str]) -> list[bytes]:  # ty
     """The corpus-wide statements (entities with their labels, their concepts, the extractors) as sort-key lines."""
     from kg.rdf import entity_triples
 
-    convert = _converter()
+    convert = ox_converter()
 
     def triples() -> Iterator:
         yield from entity_triples(resolution, rules, node=ox.NamedNode, literal=ox.Literal)

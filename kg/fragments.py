@@ -124,7 +124,7 @@ def paper_digest(fingerprint: str, paper: Paper, extraction_key: str, link_iris:
 _OX_TERMS = (ox.NamedNode, ox.Literal)
 
 
-def _converter():  # type: ignore[no-untyped-def]
+def ox_converter():  # type: ignore[no-untyped-def]
     """rdflib term -> pyoxigraph term, IRIs memoised (a graph repeats its predicates, classes and entities);
     pyoxigraph terms pass through."""
     from oxrdflib._converter import to_ox
@@ -164,7 +164,7 @@ class FragmentMaker:
                  proposes: bytes) -> None:
         self.resolution = resolution
         self.index = index
-        self.convert = _converter()
+        self.convert = ox_converter()
         self.link_predicates = frozenset(link_predicates)
         self.proposes = proposes
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import heapq
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 
@@ -76,86 +76,8 @@ def sorted_lines(graph: Graph, run_lines: int = RUN_LINES) -> Iterator[bytes]:
                 fh.close()
 
 
-def _write_run(lines: list[bytes], directory: Path, runs: list[Path]) -> None:
-    lines.sort()
-    path = directory / f"run{len(runs):05d}.nt"
-    with path.open("wb") as fh:
-        fh.writelines(line + b"\n" for line in lines)
-    runs.append(path)
-
-
-def _merged_unique(runs: list[Path]) -> Iterator[bytes]:
-    """The keyed lines of the sorted ``runs`` merged, repeats dropped (a graph is a set of triples)."""
-    files = [p.open("rb") for p in runs]
-    try:
-        previous = None
-        for line in heapq.merge(*files):
-            if line != previous:
-                previous = line
-                yield line
-    finally:
-        for fh in files:
-            fh.close()
-
-
 def _write_body(handle, lines: Iterator[bytes], piece_lines: int) -> None:  # type: ignore[no-untyped-def]
     write_units(handle, _turtle_pieces(lines, piece_lines))
-
-
-def write_triples_turtle(triples: Iterable[ox.Triple], handle, *,  # type: ignore[no-untyped-def]
-                         observe: Callable[[bytes], None] | None = None, run_lines: int = RUN_LINES,
-                         piece_lines: int = PIECE_LINES) -> int:
-    """Write the graph of ``triples`` (repeats allowed) to the binary ``handle`` as :mod:`kg.formats` Turtle.
-
-    No graph store is needed: batches of triples become sorted runs of N-Triples lines on disk, merged
-    without repeats into Turtle. ``observe`` sees every distinct line in sort-key form (IRIs end with
-    ``\\x00 `` instead of ``> ``, rdf:type is ``<\\x01``), e.g. to count statements. Returns the number
-    of distinct triples. With blank nodes the graph is assembled in memory and canonicalised instead.
-    """
-    count = 0
-    with tempfile.TemporaryDirectory(prefix="kg-sort-") as tmp:
-        directory = Path(tmp)
-        runs: list[Path] = []
-        batch: list[ox.Triple] = []
-        blank = False
-
-        def flush() -> None:
-            nonlocal blank
-            data = ox.serialize(batch, format=ox.RdfFormat.N_TRIPLES) or b""
-            blank = blank or b"_:" in data and any(
-                isinstance(t.subject, ox.BlankNode) or isinstance(t.object, ox.BlankNode) for t in batch)
-            _write_run(sort_key_lines(data), directory, runs)
-            batch.clear()
-
-        for triple in triples:
-            batch.append(triple)
-            if len(batch) >= run_lines:
-                flush()
-        if batch:
-            flush()
-        if blank:
-            from kg.store import new_graph, oxigraph_of
-
-            graph = new_graph()
-            inner = oxigraph_of(graph)
-            for line in _merged_unique(runs):
-                inner.load(_unkey(line), format=ox.RdfFormat.N_TRIPLES, to_graph=ox.DefaultGraph())
-                count += 1
-                if observe:
-                    observe(line)
-            handle.write(serialize(graph, "turtle"))
-            return count
-
-        def lines() -> Iterator[bytes]:
-            nonlocal count
-            for line in _merged_unique(runs):
-                count += 1
-                if observe:
-                    observe(line)
-                yield _unkey(line)
-
-        _write_body(handle, lines(), piece_lines)
-    return count
 
 
 def _subject_of(line: bytes) -> bytes:
