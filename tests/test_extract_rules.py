@@ -369,3 +369,27 @@ def test_a_known_technique_done_to_a_thing_is_a_task(nlp):
     found = mentions(nlp, "We apply channel pruning to reduce the cost of convolutional networks.")
     assert ("Task", "channel pruning", "term-phrase") in found
     assert not any(typ == "Method" and "pruning" in t for typ, t, _ in found)
+
+
+@pytest.mark.parametrize("text, task", [
+    ("We present a novel keyphrase extraction algorithm for scientific articles.", "keyphrase extraction"),
+    ("We propose a graph-based fraud detection method that scales to millions of accounts.", "fraud detection"),
+    ("Ours is a lightweight citation recommendation framework.", "citation recommendation"),
+])
+def test_a_method_named_after_its_task_gives_the_task(nlp, text, task):
+    found = mentions(nlp, text)
+    assert ("Task", task) in {(typ, t) for typ, t, _ in found}, found
+    assert not any(typ == "Method" and task in t for typ, t, _ in found), found
+
+
+def test_a_method_named_after_a_technique_stays_a_method(nlp):
+    found = mentions(nlp, "We use a contrastive learning method to pretrain the encoder.")
+    assert not any(typ == "Task" and "contrastive" in t for typ, t, _ in found), found
+
+
+def test_a_defined_short_form_the_parser_takes_for_a_conjunction_starts_a_task(nlp):
+    text = ("We study optical rotation (OR) and melting point (MP) of molecules. "
+            "Tasks include solubility classification, MP regression and OR prediction.")
+    found = mentions(nlp, text)
+    assert ("Task", "OR prediction", "phrase") in found, found
+    assert ("Task", "solubility classification") in {(typ, t) for typ, t, _ in found}, found

@@ -135,7 +135,7 @@ class EntityRecognizer:
             if ref is not None and (word.start_char, word.end_char) not in definition_spans:
                 found.append(T.mention(word, ref.type, "abbreviation-use", long_form=ref.long_form,
                                        short_form=ref.short_form, concept=ref.concept))
-        for span, cls in T.phrase_candidates(doc):
+        for span, cls in T.phrase_candidates(doc, {a.short.text for a in abbrs}):
             if cls == "Task":
                 span = T.task_extension(doc, span)
             found.append(T.mention(span, cls, "phrase"))

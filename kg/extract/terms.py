@@ -123,8 +123,13 @@ def is_name(text: str) -> bool:
     return bool(_NAME.match(text))
 
 
+def _is_acronym(token: Token) -> bool:
+    """An upper-case acronym ("OR", "ECD"), whatever the tagger made of it ("OR" is often a conjunction)."""
+    return len(token.text) >= 2 and token.text.isupper() and token.text.isalpha()
+
+
 def _strip_edges(tokens: list[Token]) -> list[Token]:
-    while tokens and (
+    while tokens and not _is_acronym(tokens[0]) and (
         tokens[0].lower_ in GENERIC_MODIFIERS
         or tokens[0].lower_ in EVALUATIVE
         or tokens[0].pos_ in {"DET", "PRON", "NUM", "ADV", "CCONJ", "PUNCT", "ADP", "PART", "SYM"}
@@ -272,11 +277,37 @@ def framed_tasks(doc: Doc) -> Iterator[Span]:
                 yield whole_words(doc[part[0].i : part[-1].i + 1])
 
 
-def phrase_candidates(doc: Doc) -> Iterator[tuple[Span, str]]:
-    """Task and method phrases from the parser's noun chunks, cut at their first typed head."""
+def phrase_candidates(doc: Doc, short_forms: Iterable[str] = ()) -> Iterator[tuple[Span, str]]:
+    """Task and method phrases from the parser's noun chunks, cut at their first typed head.
+
+    A chunk right after one of the text's defined ``short_forms`` starts at that short form: the parser
+    leaves "OR" out of "OR prediction" when it takes it for a conjunction.
+    """
+    shorts = frozenset(short_forms)
     for chunk in doc.noun_chunks:
-        for part in _conjuncts(list(chunk)):
+        tokens = list(chunk)
+        while tokens[0].i > 0 and doc[tokens[0].i - 1].text in shorts and doc[tokens[0].i - 1].whitespace_:
+            tokens.insert(0, doc[tokens[0].i - 1])
+        for part in _conjuncts(tokens):
             yield from _chunk_candidates(doc, part)
+
+
+#: Leading modifiers that say how a method works, not which task it solves ("representation-based")
+_MANNER_WORDS = frozenset({"based", "driven", "guided", "aware", "free", "agnostic"})
+
+
+def task_of_method(tokens: list[Token]) -> list[Token] | None:
+    """The task a method phrase is named after: "a novel layer pruning method" -> "layer pruning",
+    "a representation-based memorization detection method" -> "memorization detection"."""
+    if len(tokens) < 3 or tokens[-1].lemma_.lower() not in _KIND_HEADS:
+        return None
+    core = _strip_edges(tokens[:-1])
+    manner = [k for k, t in enumerate(core) if k > 0 and core[k - 1].text == "-" and t.lower_ in _MANNER_WORDS]
+    if manner:
+        core = _strip_edges(core[manner[-1] + 1 :])
+    if len(core) < 2 or classify_phrase(core) != "Task" or any(t.pos_ == "CCONJ" for t in core):
+        return None
+    return core
 
 
 def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]]:
@@ -301,6 +332,10 @@ def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]
             if cls == "Method" or tokens[-1].lemma_.lower() not in {"method", "model", "framework", "approach", "benchmark", "task"}:
                 continue
         if cls == "Method":
+            task = task_of_method(sub)
+            if task is not None:
+                yield whole_words(doc[task[0].i : task[-1].i + 1]), "Task"
+                break
             sub = _method_core(sub)
             if sub is None:
                 break
