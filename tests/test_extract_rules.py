@@ -393,3 +393,22 @@ def test_a_defined_short_form_the_parser_takes_for_a_conjunction_starts_a_task(n
     found = mentions(nlp, text)
     assert ("Task", "OR prediction", "phrase") in found, found
     assert ("Task", "solubility classification") in {(typ, t) for typ, t, _ in found}, found
+
+
+def test_a_one_word_task_that_a_longer_task_ends_with_is_that_task():
+    from kg.extract.terms import specific_tasks
+    from kg.extract.types import Mention
+
+    longer = Mention(0, 20, "Task", "sequential selection", "phrase")
+    again = Mention(40, 49, "Task", "selection", "task-frame")
+    other = Mention(60, 74, "Task", "classification", "task-frame")
+    defined = Mention(80, 82, "Task", "QA", "abbreviation", long_form="question answering", short_form="QA")
+    embodied = Mention(90, 102, "Task", "embodied QAs", "phrase")
+    assert specific_tasks([longer, again, other, defined, embodied]) == [longer, other, defined, embodied]
+
+
+def test_a_general_task_named_again_specifically_is_one_task(nlp):
+    found = mentions(nlp, "We study sequential selection problems. Fairness notions made for classification "
+                          "do not transfer to a selection problem.")
+    tasks = {t for typ, t, _ in found if typ == "Task"}
+    assert "sequential selection" in tasks and "selection" not in tasks, found

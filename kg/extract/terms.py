@@ -517,6 +517,16 @@ def list_types(mentions: list[Mention], text: str) -> list[Mention]:
     return out
 
 
+def specific_tasks(mentions: list[Mention]) -> list[Mention]:
+    """``mentions`` without the one-word tasks that a longer task of the same text ends with: after
+    "sequential selection problems", "the selection problem" is that task again, not a second, general one."""
+    heads = {_singular(m.text.split()[-1].lower()) for m in mentions
+             if m.type == "Task" and len(m.text.split()) > 1}
+    return [m for m in mentions
+            if not (m.type == "Task" and " " not in m.text and not m.long_form and not m.proposed
+                    and _singular(m.text.lower()) in heads)]
+
+
 def is_heading(m: Mention, text: str) -> bool:
     """Is the mention a run-in heading ("*Accuracy:* experiments on ...", "Efficiency: ...")? A heading
     names a quality the paper claims, not a metric it reports."""
