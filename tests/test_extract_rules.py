@@ -412,3 +412,40 @@ def test_a_general_task_named_again_specifically_is_one_task(nlp):
                           "do not transfer to a selection problem.")
     tasks = {t for typ, t, _ in found if typ == "Task"}
     assert "sequential selection" in tasks and "selection" not in tasks, found
+
+
+def test_latex_tie_before_a_bracket_is_a_space_for_abbreviations(nlp):
+    found = mentions(nlp, "We present the Adaptive Spectral Mixer~(ASM), a drop-in layer for vision transformers.")
+    texts = {t for _typ, t, _ in found}
+    assert "Adaptive Spectral Mixer" in texts and "ASM" in texts, found
+    assert not any("~" in t for t in texts), found
+
+
+def test_a_name_with_a_manner_suffix_is_no_name(nlp):
+    found = mentions(nlp, "ASM-based encoders outperform prior work on segmentation.")
+    assert not any(t.endswith("-based") for _typ, t, _ in found), found
+
+
+@pytest.mark.parametrize("text, absent", [
+    ("Pruning these heads enables greater control over the output.", "greater control"),
+    ("The student reaches comparable accuracy at half the cost.", "comparable accuracy"),
+    ("The student reaches higher accuracy at half the cost.", "higher accuracy"),
+])
+def test_a_comparative_is_no_part_of_a_task_or_metric(nlp, text, absent):
+    assert not any(t == absent for _typ, t, _ in mentions(nlp, text))
+
+
+def test_a_hyphenated_comparative_compound_stays(nlp):
+    found = mentions(nlp, "We address higher-order motif detection in hypergraphs.")
+    assert any(typ == "Task" and t.startswith("higher-order") for typ, t, _ in found), found
+
+
+def test_names_listed_in_brackets_after_benchmarks_are_datasets(nlp):
+    found = mentions(nlp, "Our model is strong on standard benchmarks (QuorBench, ZetaQA, etc.) and beyond.")
+    assert ("Dataset", "QuorBench") in {(typ, t) for typ, t, _ in found}, found
+    assert ("Dataset", "ZetaQA") in {(typ, t) for typ, t, _ in found}, found
+
+
+def test_a_hyphenated_title_case_name_is_no_task(nlp):
+    found = mentions(nlp, "Taking Atlas-Discovery as an example, the agent improves by 4 points.")
+    assert not any(typ == "Task" for typ, _t, _ in found), found

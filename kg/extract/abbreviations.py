@@ -84,6 +84,8 @@ def find_abbreviations(doc: Doc) -> list[Abbreviation]:
         sent_start = open_tok.sent.start
         n_max = min(len(_core(short_text)) + 5, 2 * len(_core(short_text)) + 1)
         lo = open_tok.i
+        if lo - 1 > sent_start and doc[lo - 1].text == "~":
+            lo -= 1  # LaTeX's tie is a space: "Dynamic Gated Neuron~(DGN)"
         words: list = []
         n_words = 0
         while lo > sent_start:

@@ -132,6 +132,7 @@ def _strip_edges(tokens: list[Token]) -> list[Token]:
     while tokens and not _is_acronym(tokens[0]) and (
         tokens[0].lower_ in GENERIC_MODIFIERS
         or tokens[0].lower_ in EVALUATIVE
+        or tokens[0].tag_ in {"JJR", "RBR"} and (len(tokens) < 2 or tokens[1].text != "-")  # "greater control", not "higher-order"
         or tokens[0].pos_ in {"DET", "PRON", "NUM", "ADV", "CCONJ", "PUNCT", "ADP", "PART", "SYM"}
         or tokens[0].tag_ in {"PRP$", "WDT", "-LRB-", "-RRB-"}
     ):
@@ -343,8 +344,14 @@ def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]
             break
         span = _phrase_span(doc, sub)
         if span is not None:
-            yield whole_words(span), cls
+            span = whole_words(span)
+            if cls == "Task" and _HYPHENATED_TITLE.fullmatch(span.text):
+                break  # "Meta-World", "Matbench-Discovery": a name, not a task
+            yield span, cls
             break
+
+
+_HYPHENATED_TITLE = re.compile(r"[A-Z][\w]*(?:-[A-Z][\w]*)+")
 
 
 def _coordinated_qualities(tokens: list[Token]) -> bool:
@@ -389,14 +396,17 @@ def task_extension(doc: Doc, span: Span) -> Span:
     return span
 
 
+_MANNER_SUFFIX = re.compile(r"-(?:based|driven|guided|aware|free|agnostic|like|style|inspired|enhanced|augmented)$", re.I)
+
+
 def name_candidates(doc: Doc) -> Iterator[Span]:
     """Name-like words (PaAno, BIOT, TSB-AD), with a trailing version number (AlphaFold 3, v2)."""
     for word in words(doc):
         text = word.text
         if "(" in text or ")" in text or "/" in text and len(text) > 12:
             continue
-        if not is_name(text):
-            continue
+        if not is_name(text) or _MANNER_SUFFIX.search(text):
+            continue  # "DGN-based" says how something works; the name is DGN
         if word.start > 0 and doc[word.start - 1].like_num and len(text) <= 4:
             continue  # a unit after a number: "6 dB", "40 GB", "100 ms"
         end = word.end
@@ -425,7 +435,7 @@ def extend_metric(doc: Doc, m: Mention) -> Mention:
     while start > 0 and start > span.sent.start:
         prev = doc[start - 1]
         if prev.is_alpha and prev.pos_ in _METRIC_MODIFIER_POS and prev.lower_ not in GENERIC_MODIFIERS and prev.lower_ not in EVALUATIVE \
-                and prev.lower_ not in _GAIN_WORDS \
+                and prev.lower_ not in _GAIN_WORDS and prev.tag_ not in {"JJR", "RBR"} \
                 and prev.dep_ in {"amod", "compound", "nmod"} and prev.head.i >= span.start and not prev.is_stop:
             start -= 1
         elif prev.text == "-" and start - 2 >= span.sent.start and not doc[start - 2].whitespace_:
@@ -641,6 +651,8 @@ def dataset_context(span: Span) -> bool:
             hops += 1
             continue
         break
+    if _listed_after_dataset_noun(span):
+        return True
     window = doc[max(span.sent.start, span.start - 6) : span.start]
     lower = [t.lower_ for t in window]
     if any(w in {"datasets", "benchmarks", "corpora"} for w in lower) and any(w in {"on", "including", "as", "across"} for w in lower):
@@ -654,6 +666,17 @@ def dataset_context(span: Span) -> bool:
             if t.pos_ not in {"ADJ", "NOUN", "PROPN", "PUNCT", "ADV", "NUM"} or t.text == ",":
                 break
     return name_suffix_type(span.text) == "Dataset"
+
+
+def _listed_after_dataset_noun(span: Span) -> bool:
+    """Is the name in a bracketed list right after a dataset noun: "benchmarks (A, B, C, etc.)"?"""
+    doc = span.doc
+    for k in range(span.start - 1, max(span.sent.start, span.start - 30) - 1, -1):
+        if doc[k].text in {")", "]"}:
+            return False
+        if doc[k].text in {"(", "["}:
+            return k > span.sent.start and doc[k - 1].lemma_.lower() in DATASET_NOUNS and doc[k - 1].tag_ in {"NNS", "NNPS"}
+    return False
 
 
 #: last parts of hyphenated names that say what the name is ("RoboInter-Data", "X-VLA")

@@ -1,5 +1,5 @@
 """Tokenizer tweaks for abstracts: phrasal compounds stay one token ("out-of-distribution"), and a
-closing bracket glued to the next word is split off ("(SRM),which").
+closing bracket glued to the next word is split off ("(SRM),which"), and so is LaTeX's tie ("Neuron~(DGN)").
 
 spaCy splits every hyphen between letters, so "out-of-distribution generalization" reaches the
 parser as five tokens with a preposition in the middle, and the noun phrase is lost. Compounds
@@ -35,8 +35,9 @@ def keep_phrasal_compounds(tokenizer) -> None:
     tokenizer.token_match = match
 
 
-#: a bracket and punctuation glued to the next word: "(SRM),which" -> "(", "SRM", ")", ",", "which"
-GLUED_PUNCTUATION = (r"[)\]](?=[,;:][A-Za-z])", r"(?<=[)\]])[,;:](?=[A-Za-z])")
+#: a bracket and punctuation glued to the next word: "(SRM),which" -> "(", "SRM", ")", ",", "which";
+#: LaTeX's tie (a non-breaking space) and a bracket after it: "Neuron~(DGN)" -> "Neuron", "~", "(", "DGN", ")"
+GLUED_PUNCTUATION = (r"[)\]](?=[,;:][A-Za-z])", r"(?<=[)\]])[,;:](?=[A-Za-z])", r"(?<=[A-Za-z0-9])~", r"(?<=~)[(\[]")
 
 
 def adapt_tokenizer(nlp) -> None:
