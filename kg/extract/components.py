@@ -162,7 +162,7 @@ class EntityRecognizer:
             found.append(T.mention(span, t, "dataset-name" if t == "Dataset" else "name"))
         found += implied_modalities(doc, self.modality_concept)
         kept = [m for m in resolve_overlaps(found) if keep_mention(m)
-                and not (m.type == "Metric" and T.is_heading(m, doc.text))]
+                and not (m.type == "Metric" and (T.is_heading(m, doc.text) or T.numeric_precision(doc, m)))]
         kept = [m for m in T.list_types(T.specific_tasks(kept), doc.text) if not (m.type == "Method" and m.rule == "vocabulary"
                                                                 and in_passing(doc, m))]
         doc._.mentions = reported_modalities(working_modalities(doc, kept), self.broader)
@@ -236,6 +236,10 @@ def resolve_overlaps(mentions: list[Mention]) -> list[Mention]:
             if inside and k.rule == "abbreviation" and k.text == k.long_form and k.type in {"Method", "Dataset"} \
                     and m.type in {"Method", "Task"} and (k.start, k.end) != (m.start, m.end):
                 clash = True  # a word of a defined name: "Calibration" in "Alignment via Logit Calibration"
+                break
+            if inside and m.rule == "term-phrase" and k.rule == "vocabulary" and k.type in {"Method", "Task"} \
+                    and (k.start, k.end) != (m.start, m.end):
+                clash = True  # part of a longer known term: "ridge regression" in "kernel ridge regression"
                 break
             if inside and k.rule == "learning-setting" and m.type == "Method":
                 clash = True  # "reinforcement learning" inside "safe reinforcement learning"

@@ -396,7 +396,7 @@ def task_extension(doc: Doc, span: Span) -> Span:
     return span
 
 
-_MANNER_SUFFIX = re.compile(r"-(?:based|driven|guided|aware|free|agnostic|like|style|inspired|enhanced|augmented)$", re.I)
+_MANNER_SUFFIX = re.compile(r"-(?:based|driven|guided|aware|free|agnostic|like|style|inspired|enhanced|augmented|only)$", re.I)
 
 
 def name_candidates(doc: Doc) -> Iterator[Span]:
@@ -535,6 +535,23 @@ def specific_tasks(mentions: list[Mention]) -> list[Mention]:
     return [m for m in mentions
             if not (m.type == "Task" and " " not in m.text and not m.long_form and not m.proposed
                     and _singular(m.text.lower()) in heads)]
+
+
+#: words before "precision" that make it a number format or a tolerance, not the retrieval metric
+_NUMERIC_PRECISION = frozenset("""arbitrary machine numerical numeric floating-point floating mixed half single double
+full fixed infinite bit low lower high higher reduced limited finite""".split())
+
+
+def numeric_precision(doc: Doc, m: Mention) -> bool:
+    """Is a "precision" mention the numerical sense ("to arbitrary precision", "mixed precision", "8-bit
+    precision") rather than the metric?"""
+    if not m.text.lower().endswith("precision"):
+        return False
+    span = doc.char_span(m.start, m.end, alignment_mode="expand")
+    if span is None or span.end < 2:
+        return False
+    prev = doc[span.end - 2]  # the word before "precision", inside the mention or before it
+    return prev.lower_ in _NUMERIC_PRECISION or prev.lower_.endswith("-bit") or bool(re.fullmatch(r"(?i)fp\d+|bf16|int\d+", prev.text))
 
 
 def is_heading(m: Mention, text: str) -> bool:
