@@ -5,13 +5,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from rdflib import Literal, URIRef
 
 from kg.errors import QueryError
 from kg.query import QueryResult, bind_value, is_update, run_query
 from kg.results import parse_json
 from kg.saved import get_saved, list_saved
-from kg.store import load_graph, to_memory
+from kg.store import load_graph, new_graph, to_memory
 
 sys.path.insert(0, str(Path(__file__).parent))
 from golden_params import GOLDEN_PARAMS  # noqa: E402
@@ -212,3 +214,33 @@ def test_timeout_stops_waiting_for_a_slow_query_in_a_thread(graph):
 def test_errors_inside_the_worker_come_back_as_query_errors(graph, isolate):
     with pytest.raises(QueryError, match="syntax error"):
         run_query(graph, "SELECT WHERE", timeout=5, isolate=isolate)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 40), st.sampled_from("abcd")), min_size=0, max_size=45))
+@example([(40 - k, "abcd"[k % 4]) for k in range(30)])  # distinct counts: the 25th is the cut
+@example([(3, "b")] * 20 + [(2, "a")] * 10)  # a tie across the 25th place
+@example([(1, "a"), (2, "b")])  # fewer than 25 methods
+def test_top_methods_is_the_top_25_by_papers_then_label(methods):
+    """top-methods keeps only the methods that can make the cut before labelling and ordering them;
+    whatever the ties at the 25th place and however few methods there are, its answer is the plain
+    ranking by (papers descending, label, IRI)."""
+    from rdflib import RDF, RDFS, Graph as MemoryGraph
+
+    from kg.namespaces import KG
+
+    g = new_graph()
+    memory = MemoryGraph()
+    expected = []
+    for k, (papers, label) in enumerate(methods):
+        method = URIRef(f"{ID}method/m{k:02d}")
+        for target in (g, memory):
+            target.add((method, RDF.type, KG.Method))
+            target.add((method, RDFS.label, Literal(label)))
+            for p in range(papers):
+                target.add((URIRef(f"{ID}paper/p{p}"), KG.usesMethod, method))
+        expected.append((-papers, label, str(method)))
+    want = [(URIRef(iri), Literal(label), Literal(-neg)) for neg, label, iri in sorted(expected)[:25]]
+    for target in (g, memory):
+        rows = [tuple(r) for r in run_query(target, "top-methods", timeout=None).rows]
+        assert [(m, lab, int(n)) for m, lab, n in rows] == [(m, lab, int(n)) for m, lab, n in want]
