@@ -472,3 +472,17 @@ def test_a_technique_inside_a_longer_known_method_is_no_task(nlp):
     found = mentions(nlp, "We benchmark kernel ridge regression on tabular data.")
     assert ("Method", "kernel ridge regression") in {(typ, t) for typ, t, _ in found}, found
     assert not any(typ == "Task" and t == "ridge regression" for typ, t, _ in found), found
+
+
+@pytest.mark.parametrize("text", [
+    "We explain individual predictions of black-box models with Shapley values.",
+    "Our decoder improves volumetric scene reconstructions over the baseline.",
+])
+def test_plural_outputs_are_no_task(nlp, text):
+    assert not any(typ == "Task" for typ, _t, _ in mentions(nlp, text))
+
+
+def test_a_speed_up_factor_is_no_part_of_a_task(nlp):
+    found = mentions(nlp, "Experiments on the ABC dataset show that FooNet achieves superior semantic fidelity, "
+                          "4.67$\\times$ faster inference, and more deterministic results than the baselines.")
+    assert not any(typ == "Task" and t[0].isdigit() for typ, t, _ in found), found

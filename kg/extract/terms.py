@@ -128,9 +128,14 @@ def _is_acronym(token: Token) -> bool:
     return len(token.text) >= 2 and token.text.isupper() and token.text.isalpha()
 
 
+#: a number with a unit or factor, however the tagger read it: "4.67$\\times$", "10x", "3.5%"
+_QUANTITY = re.compile(r"\d[\d.,]*(?:\$?\\times\$?|×|x|%)?")
+
+
 def _strip_edges(tokens: list[Token]) -> list[Token]:
     while tokens and not _is_acronym(tokens[0]) and (
-        tokens[0].lower_ in GENERIC_MODIFIERS
+        _QUANTITY.fullmatch(tokens[0].text)
+        or tokens[0].lower_ in GENERIC_MODIFIERS
         or tokens[0].lower_ in EVALUATIVE
         or tokens[0].tag_ in {"JJR", "RBR"} and (len(tokens) < 2 or tokens[1].text != "-")  # "greater control", not "higher-order"
         or tokens[0].pos_ in {"DET", "PRON", "NUM", "ADV", "CCONJ", "PUNCT", "ADP", "PART", "SYM"}
@@ -158,6 +163,11 @@ def _head_class(token: Token) -> str | None:
     return None
 
 
+#: task heads whose plural names what a model outputs rather than the task ("predictions", "reconstructions")
+_RESULT_NOUNS = frozenset("""prediction detection classification estimate estimation generation segmentation
+reconstruction recognition forecast translation""".split())
+
+
 def classify_phrase(tokens: list[Token]) -> str | None:
     """Type a cleaned noun phrase by its head noun and modifiers: Task, Method or None."""
     if not tokens:
@@ -173,6 +183,8 @@ def classify_phrase(tokens: list[Token]) -> str | None:
     if cls == "Task":
         if len(tokens) == 1:
             return None  # "classification", "prediction": too general alone
+        if head.tag_ == "NNS" and lemma in _RESULT_NOUNS:
+            return None  # "AlphaFold 2 predictions", "overconfident predictions": outputs, not a task
         if lemma in WEAK_TASK_HEADS and len(mods) < 1:
             return None
         if head.lower_.endswith("ing") and head.lower_ not in TASK_HEADS and lemma not in TASK_HEADS:
