@@ -486,3 +486,22 @@ def test_a_speed_up_factor_is_no_part_of_a_task(nlp):
     found = mentions(nlp, "Experiments on the ABC dataset show that FooNet achieves superior semantic fidelity, "
                           "4.67$\\times$ faster inference, and more deterministic results than the baselines.")
     assert not any(typ == "Task" and t[0].isdigit() for typ, t, _ in found), found
+
+
+def test_qualities_before_settings_are_no_task_even_with_commas(nlp):
+    found = mentions(nlp, "Large models do well in data-rich, population-level settings but not in small cohorts.")
+    assert not any(typ == "Task" for typ, _t, _ in found), found
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Our detector wins across the Alpha, the Beta, and the GAMMA-2 datasets.", {"GAMMA-2"}),
+    ("On QuickSim-Table, ZetaNav suites and Omni-Grid, it sets a new record.", {"QuickSim-Table"}),
+])
+def test_names_listed_before_a_dataset_noun_are_datasets(nlp, text, names):
+    found = {(typ, t) for typ, t, _ in mentions(nlp, text)}
+    assert all(("Dataset", n) in found for n in names), found
+
+
+def test_a_based_word_is_no_method(nlp):
+    found = mentions(nlp, "Training is stochastic gradient-descent-based and converges fast.")
+    assert not any(t.endswith("-based") for _typ, t, _ in found), found

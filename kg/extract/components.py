@@ -191,6 +191,8 @@ def keep_mention(m: Mention) -> bool:
     """Drop mentions too general to be entities and bare undefined acronyms of three letters or fewer."""
     if m.type == "Method" and T.is_generic_method(m.text) and not (m.long_form and not T.is_generic_method(m.long_form)):
         return False
+    if m.type in {"Method", "Task"} and re.search(r"-based$", m.text):
+        return False  # "stochastic gradient-descent-based": says how, names nothing
     if m.rule == "phrase" and m.type == "Method" and " " not in m.text and "-" not in m.text and m.text.islower():
         return False  # "memory", "testing": a single common word is no method name
     if any(c in m.text for c in "*&") or "@" in re.sub(r"[A-Za-z]@(?:\d+|k)\b", "", m.text) or "---" in m.text \

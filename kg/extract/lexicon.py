@@ -131,7 +131,7 @@ independent nuanced toy behaved underling usual relevant tailored future constra
 fast slow accurate precise reliable promising successful remarkable impressive notable excellent
 superior inferior poor rich deep shallow wide narrow black-box white-box off-the-shelf learned
 learnable given known explicit limited rigorous quick quicker easy easier optimized complicated easy-to-implement unknown desired intended resulting related aforementioned respective
-greater better stronger larger smaller comparable
+greater better stronger larger smaller comparable ineffective suboptimal inadequate insufficient
 """.split())
 
 #: Modifiers of "learning" that name a learning *setting* (a task: "offline reinforcement learning"),

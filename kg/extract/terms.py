@@ -214,7 +214,7 @@ def problem_phrase(tokens: list[Token]) -> list[Token] | None:
     if len(content) < 2 or any(t.lower_ in {"this", "these", "such", "same", "following"} for t in mods):
         return None
     words = " ".join(t.text for t in tokens[:-1]).replace(" - ", "-").split()
-    if len(words) < 2 or any(t.pos_ == "CCONJ" for t in mods) or tokens[-2].pos_ not in {"NOUN", "PROPN"}:
+    if len(words) < 2 or any(t.pos_ == "CCONJ" or t.text == "," for t in tokens[:-1]) or tokens[-2].pos_ not in {"NOUN", "PROPN"}:
         return None  # "real-world setting", "real-time and resource-constrained scenarios": qualities, no task
     return tokens[:-1]
 
@@ -369,8 +369,8 @@ _HYPHENATED_TITLE = re.compile(r"[A-Z][\w]*(?:-[A-Z][\w]*)+")
 def _coordinated_qualities(tokens: list[Token]) -> bool:
     """Are the modifiers of a task phrase coordinated qualities ("interpretable and efficient control")?
     They say how good something is, not which task it is."""
-    return any(t.pos_ == "CCONJ" and 0 < k < len(tokens) - 2 and tokens[k - 1].pos_ == "ADJ" and tokens[k + 1].pos_ == "ADJ"
-               for k, t in enumerate(tokens))
+    return any((t.pos_ == "CCONJ" or t.text == ",") and 0 < k < len(tokens) - 2 and tokens[k - 1].pos_ == "ADJ"
+               and tokens[k + 1].pos_ in {"ADJ", "CCONJ", "ADV"} for k, t in enumerate(tokens))
 
 
 def gerund_tasks(doc: Doc) -> Iterator[Span]:
@@ -680,7 +680,7 @@ def dataset_context(span: Span) -> bool:
             hops += 1
             continue
         break
-    if _listed_after_dataset_noun(span):
+    if _listed_after_dataset_noun(span) or _listed_before_dataset_noun(span):
         return True
     window = doc[max(span.sent.start, span.start - 6) : span.start]
     lower = [t.lower_ for t in window]
@@ -705,6 +705,18 @@ def _listed_after_dataset_noun(span: Span) -> bool:
             return False
         if doc[k].text in {"(", "["}:
             return k > span.sent.start and doc[k - 1].lemma_.lower() in DATASET_NOUNS and doc[k - 1].tag_ in {"NNS", "NNPS"}
+    return False
+
+
+def _listed_before_dataset_noun(span: Span) -> bool:
+    """Is the name one of a list of names that ends in a dataset noun: "the A, the B, and the C datasets",
+    "On A-B, C, D-5 suites and E"?"""
+    doc = span.doc
+    for t in doc[span.end : min(span.sent.end, span.end + 14)]:
+        if t.lemma_.lower() in DATASET_NOUNS and t.pos_ == "NOUN":
+            return True
+        if not (t.text in {",", "-", "–"} or t.pos_ in {"CCONJ", "DET", "PROPN", "NUM"} or is_name(t.text)):
+            return False
     return False
 
 
