@@ -502,6 +502,10 @@ def test_names_listed_before_a_dataset_noun_are_datasets(nlp, text, names):
     assert all(("Dataset", n) in found for n in names), found
 
 
-def test_a_based_word_is_no_method(nlp):
-    found = mentions(nlp, "Training is stochastic gradient-descent-based and converges fast.")
-    assert not any(t.endswith("-based") for _typ, t, _ in found), found
+@pytest.mark.parametrize("text, suffix", [
+    ("Training is stochastic gradient-descent-based and converges fast.", "-based"),
+    ("We find face-patch-selective (FP-selective) units in the encoder.", "-selective"),
+])
+def test_a_hyphenated_adjective_is_no_method(nlp, text, suffix):
+    found = mentions(nlp, text)
+    assert not any(t.endswith(suffix) for _typ, t, _ in found), found
