@@ -187,16 +187,11 @@ def confirmed_by_model(mentions: list[Mention], stat_spans: list) -> list[Mentio
             or any(a < m.end and m.start < b for a, b in model_methods)]
 
 
-#: hyphenated endings that make an adjective of what comes before ("graph-based", "task-specific")
-_QUALITY_SUFFIX = re.compile(r"-(?:based|selective|specific|dependent|invariant|equivariant|aware|agnostic|driven|guided|free|only)$",
-                             re.I)
-
-
 def keep_mention(m: Mention) -> bool:
     """Drop mentions too general to be entities and bare undefined acronyms of three letters or fewer."""
     if m.type == "Method" and T.is_generic_method(m.text) and not (m.long_form and not T.is_generic_method(m.long_form)):
         return False
-    if m.type in {"Method", "Task"} and _QUALITY_SUFFIX.search(m.text):
+    if m.type in {"Method", "Task"} and T.ADJECTIVE_SUFFIX.search(m.text):
         return False  # "stochastic gradient-descent-based", "VWF-selective": say how or what kind, name nothing
     if m.rule == "phrase" and m.type == "Method" and " " not in m.text and "-" not in m.text and m.text.islower():
         return False  # "memory", "testing": a single common word is no method name

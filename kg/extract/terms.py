@@ -408,7 +408,9 @@ def task_extension(doc: Doc, span: Span) -> Span:
     return span
 
 
-_MANNER_SUFFIX = re.compile(r"-(?:based|driven|guided|aware|free|agnostic|like|style|inspired|enhanced|augmented|only)$", re.I)
+#: hyphenated endings that make an adjective of what comes before ("graph-based", "task-specific", "LM-only")
+ADJECTIVE_SUFFIX = re.compile(r"-(?:based|driven|guided|aware|free|agnostic|like|style|inspired|enhanced|augmented|only"
+                              r"|selective|specific|dependent|invariant|equivariant)$", re.I)
 
 
 def name_candidates(doc: Doc) -> Iterator[Span]:
@@ -417,7 +419,7 @@ def name_candidates(doc: Doc) -> Iterator[Span]:
         text = word.text
         if "(" in text or ")" in text or "/" in text and len(text) > 12:
             continue
-        if not is_name(text) or _MANNER_SUFFIX.search(text):
+        if not is_name(text) or ADJECTIVE_SUFFIX.search(text):
             continue  # "DGN-based" says how something works; the name is DGN
         if word.start > 0 and doc[word.start - 1].like_num and len(text) <= 4:
             continue  # a unit after a number: "6 dB", "40 GB", "100 ms"
