@@ -244,3 +244,16 @@ def test_top_methods_is_the_top_25_by_papers_then_label(methods):
     for target in (g, memory):
         rows = [tuple(r) for r in run_query(target, "top-methods", timeout=None).rows]
         assert [(m, lab, int(n)) for m, lab, n in rows] == [(m, lab, int(n)) for m, lab, n in want]
+
+
+def test_type_counts_lists_every_class_with_zero_for_the_absent():
+    from rdflib import RDF
+
+    from kg.namespaces import KG
+
+    g = new_graph()
+    g.add((URIRef(f"{ID}paper/p1"), RDF.type, KG.Paper))
+    g.add((URIRef(f"{ID}paper/p2"), RDF.type, KG.Paper))
+    counts = {str(t): int(c) for t, c in run_query(g, "type-counts", timeout=None).rows}
+    assert counts.pop(str(KG.Paper)) == 2
+    assert len(counts) == 8 and set(counts.values()) == {0}, counts
