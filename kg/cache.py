@@ -74,10 +74,13 @@ class SqliteCache:
     #: how many columns a row has (for the INSERT)
     width = 0
 
-    def __init__(self, path: str | Path | None, fingerprint: str, batch: int = 256) -> None:
+    #: rows written per committed batch unless the caller says otherwise
+    default_batch = 256
+
+    def __init__(self, path: str | Path | None, fingerprint: str, batch: int | None = None) -> None:
         self.path = Path(path) if path is not None else None
         self.fingerprint = fingerprint
-        self.batch = batch
+        self.batch = batch or self.default_batch
         self._pending: list[tuple] = []
         try:
             if self.path is not None:
@@ -101,6 +104,13 @@ class SqliteCache:
                 f"AND {self.key_column} IN ({','.join('?' * len(part))})", (self.fingerprint, *part)))
             for k in part:
                 yield k, rows.get(k)
+
+    def _required(self, column: str, keys: Iterable[str], chunk: int = 500) -> Iterator[object]:
+        """The ``column`` value of each of ``keys``, in order; KeyError names a key without a row."""
+        for k, value in self._values(column, keys, chunk):
+            if value is None:
+                raise KeyError(k)
+            yield value
 
     def _add(self, row: tuple) -> None:
         self._pending.append(row)
@@ -157,9 +167,7 @@ class ExtractionCache(SqliteCache):
 
     def get_many(self, keys: Iterable[str], chunk: int = 500) -> Iterator[PaperExtraction]:
         """The cached extractions of ``keys``, in order; KeyError names a missing key."""
-        for k, data in self._values("data", keys, chunk):
-            if data is None:
-                raise KeyError(k)
+        for data in self._required("data", keys, chunk):
             yield pickle.loads(data)  # type: ignore[arg-type]
 
     # -- writing

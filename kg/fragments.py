@@ -224,9 +224,7 @@ class FragmentCache(SqliteCache):
 
     what = "fragment cache"
     table, key_column, fingerprint_column, schema, width = "fragments", "paper", "fingerprint", _SCHEMA, 4
-
-    def __init__(self, path: str | Path | None, fingerprint: str, batch: int = 512) -> None:
-        super().__init__(path, fingerprint, batch)
+    default_batch = 512
 
     def metas(self, papers: Sequence[str], chunk: int = 500) -> Iterator[Fragment | None]:
         """The stored fragments (without their Turtle) of ``papers``, in order; None where there is none."""
@@ -235,9 +233,7 @@ class FragmentCache(SqliteCache):
 
     def turtles(self, papers: Sequence[str], chunk: int = 500) -> Iterator[bytes]:
         """The Turtle chunks of ``papers``, in order; KeyError names a paper without a fragment."""
-        for paper, turtle in self._values("turtle", papers, chunk):
-            if turtle is None:
-                raise KeyError(paper)
+        for turtle in self._required("turtle", papers, chunk):
             yield zlib.decompress(turtle)  # type: ignore[arg-type]
 
     def put(self, paper: str, fragment: Fragment) -> None:

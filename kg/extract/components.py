@@ -163,8 +163,8 @@ class EntityRecognizer:
         found += implied_modalities(doc, self.modality_concept)
         kept = [m for m in resolve_overlaps(found) if keep_mention(m)
                 and not (m.type == "Metric" and (T.is_heading(m, doc.text) or T.numeric_precision(doc, m)))]
-        kept = [m for m in T.list_types(T.specific_tasks(kept), doc.text) if not (m.type == "Method" and m.rule == "vocabulary"
-                                                                and in_passing(doc, m))]
+        kept = T.list_types(T.specific_tasks(kept), doc.text)
+        kept = [m for m in kept if not (m.type == "Method" and m.rule == "vocabulary" and in_passing(doc, m))]
         doc._.mentions = reported_modalities(working_modalities(doc, kept), self.broader)
         return doc
 

@@ -123,6 +123,14 @@ def is_name(text: str) -> bool:
     return bool(_NAME.match(text))
 
 
+#: words that, after a hyphen, say how a method works rather than which task it solves ("representation-based")
+_MANNER_WORDS = frozenset({"based", "driven", "guided", "aware", "free", "agnostic"})
+#: hyphenated endings that make an adjective of what comes before ("graph-based", "task-specific", "LM-only")
+ADJECTIVE_SUFFIX = re.compile("-(?:" + "|".join(sorted(_MANNER_WORDS | {
+    "like", "style", "inspired", "enhanced", "augmented", "only", "selective", "specific", "dependent", "invariant",
+    "equivariant"})) + ")$", re.I)
+
+
 def _is_acronym(token: Token) -> bool:
     """An upper-case acronym ("OR", "ECD"), whatever the tagger made of it ("OR" is often a conjunction)."""
     return len(token.text) >= 2 and token.text.isupper() and token.text.isalpha()
@@ -305,8 +313,6 @@ def phrase_candidates(doc: Doc, short_forms: Iterable[str] = ()) -> Iterator[tup
             yield from _chunk_candidates(doc, part)
 
 
-#: Leading modifiers that say how a method works, not which task it solves ("representation-based")
-_MANNER_WORDS = frozenset({"based", "driven", "guided", "aware", "free", "agnostic"})
 
 
 def task_of_method(tokens: list[Token]) -> list[Token] | None:
@@ -321,6 +327,10 @@ def task_of_method(tokens: list[Token]) -> list[Token] | None:
     if len(core) < 2 or classify_phrase(core) != "Task" or any(t.pos_ == "CCONJ" for t in core):
         return None
     return core
+
+
+#: a hyphenated Title-Case word is a name ("Meta-World"), never a task
+_HYPHENATED_TITLE = re.compile(r"[A-Z][\w]*(?:-[A-Z][\w]*)+")
 
 
 def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]]:
@@ -361,9 +371,6 @@ def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]
                 break  # "Meta-World", "Matbench-Discovery": a name, not a task
             yield span, cls
             break
-
-
-_HYPHENATED_TITLE = re.compile(r"[A-Z][\w]*(?:-[A-Z][\w]*)+")
 
 
 def _coordinated_qualities(tokens: list[Token]) -> bool:
@@ -408,9 +415,6 @@ def task_extension(doc: Doc, span: Span) -> Span:
     return span
 
 
-#: hyphenated endings that make an adjective of what comes before ("graph-based", "task-specific", "LM-only")
-ADJECTIVE_SUFFIX = re.compile(r"-(?:based|driven|guided|aware|free|agnostic|like|style|inspired|enhanced|augmented|only"
-                              r"|selective|specific|dependent|invariant|equivariant)$", re.I)
 
 
 def name_candidates(doc: Doc) -> Iterator[Span]:
