@@ -4,8 +4,9 @@
 Runs every saved query (parameters chosen from the graph) on both engines in the same run and prints
 per-query medians, the rdflib/Oxigraph ratio, the median speed-up and the p95 latency of the saved
 queries on Oxigraph (without a time limit, and with the timeout thread ``kg query`` uses). The latencies
-are measured first, before the rdflib copy exists, after ``--warmup`` untimed runs of each query; the ratio divides rdflib's median by that of Oxigraph
-timed again just before rdflib runs the same query ("paired"), so both meet the same load. Each time is
+are measured first, before the rdflib copy exists, after ``--warmup`` untimed runs of each query; the
+ratio divides rdflib's median by that of Oxigraph timed again just before rdflib runs the same query
+("paired"), so both meet the same load. Each time is
 that of a :func:`kg.run_query` call as a user makes it: parsing, evaluation and the result rows turned
 into rdflib terms. Both engines are called from the main thread; ``run_query`` itself moves an Oxigraph
 query to its query thread (see :mod:`kg.query`), while rdflib's pure-Python evaluation stays where it is

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from rdflib import Literal, URIRef
+from rdflib import RDF, RDFS, Graph, Literal, URIRef
 
 from kg.errors import QueryError
+from kg.namespaces import KG
 from kg.query import QueryResult, bind_value, is_update, run_query
 from kg.results import parse_json
 from kg.saved import get_saved, list_saved
@@ -225,12 +226,8 @@ def test_top_methods_is_the_top_25_by_papers_then_label(methods):
     """top-methods keeps only the methods that can make the cut before labelling and ordering them;
     whatever the ties at the 25th place and however few methods there are, its answer is the plain
     ranking by (papers descending, label, IRI)."""
-    from rdflib import RDF, RDFS, Graph as MemoryGraph
-
-    from kg.namespaces import KG
-
     g = new_graph()
-    memory = MemoryGraph()
+    memory = Graph()
     expected = []
     for k, (papers, label) in enumerate(methods):
         method = URIRef(f"{ID}method/m{k:02d}")
@@ -247,10 +244,6 @@ def test_top_methods_is_the_top_25_by_papers_then_label(methods):
 
 
 def test_type_counts_lists_every_class_with_zero_for_the_absent():
-    from rdflib import RDF
-
-    from kg.namespaces import KG
-
     g = new_graph()
     g.add((URIRef(f"{ID}paper/p1"), RDF.type, KG.Paper))
     g.add((URIRef(f"{ID}paper/p2"), RDF.type, KG.Paper))

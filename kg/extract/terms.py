@@ -313,8 +313,6 @@ def phrase_candidates(doc: Doc, short_forms: Iterable[str] = ()) -> Iterator[tup
             yield from _chunk_candidates(doc, part)
 
 
-
-
 def task_of_method(tokens: list[Token]) -> list[Token] | None:
     """The task a method phrase is named after: "a novel layer pruning method" -> "layer pruning",
     "a representation-based memorization detection method" -> "memorization detection"."""
@@ -413,8 +411,6 @@ def task_extension(doc: Doc, span: Span) -> Span:
         if k > end + 1 and doc[k - 1].pos_ in {"NOUN", "PROPN"}:
             return doc[span.start : k]
     return span
-
-
 
 
 def name_candidates(doc: Doc) -> Iterator[Span]:
