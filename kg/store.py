@@ -7,8 +7,10 @@ Rust parsers while callers keep the familiar rdflib API.
 from __future__ import annotations
 
 import gc
+import re
 import shutil
 import tempfile
+from decimal import Decimal
 from pathlib import Path
 from typing import Iterable
 
@@ -17,7 +19,7 @@ from oxrdflib import OxigraphStore
 from oxrdflib._converter import from_ox_graph_name, to_ox, to_ox_quad_pattern
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
-from rdflib.term import Node
+from rdflib.term import Node, _toPythonMapping
 
 from kg.errors import GraphError
 from kg.namespaces import PREFIXES
@@ -40,22 +42,74 @@ PARSE_FORMATS: dict[str, ox.RdfFormat] = {
 }
 
 
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+_XSD_STRING = _XSD + "string"
+#: lexical forms rdflib's Literal constructor keeps as they are (its canonical forms), per datatype
+_CANONICAL = {
+    _XSD + "integer": (re.compile(r"0|-?[1-9][0-9]*"), int),
+    _XSD + "decimal": (re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?"), Decimal),
+}
+#: datatypes rdflib rewrites the lexical form of even when it has no Python value for them
+_REWRITTEN = {_XSD + "normalizedString", _XSD + "token"}
+#: datatype IRI -> the URIRef its literals share
+_DATATYPES: dict[str, URIRef] = {}
+_new_str = str.__new__
+
+
+def _literal(lexical: str, language: str | None, datatype: URIRef | None, value: object,
+             ill_typed: bool | None) -> Literal:
+    """A Literal with exactly the attributes rdflib's constructor gives one whose lexical form it keeps.
+
+    The constructor re-validates and re-normalises the text at 1.5-6 µs a term; setting the four slots
+    directly costs a fifth of that (rdflib 7's slots, hence the ``rdflib<8`` bound in pyproject.toml). ``tests/test_store.py`` checks
+    every shortcut against the constructor.
+    """
+    literal = _new_str(Literal, lexical)
+    literal._language = language
+    literal._datatype = datatype
+    literal._value = value
+    literal._ill_typed = ill_typed
+    return literal
+
+
+def _typed_literal(lexical: str, datatype: str) -> Literal:
+    """The rdflib Literal of a typed pyoxigraph literal, built directly when its lexical form is canonical."""
+    dt = _DATATYPES.get(datatype)
+    if dt is None:
+        dt = _DATATYPES[datatype] = URIRef(datatype)
+    canonical = _CANONICAL.get(datatype)
+    if canonical is not None:
+        pattern, to_python = canonical
+        if pattern.fullmatch(lexical):
+            return _literal(lexical, None, dt, to_python(lexical), False)
+    elif dt not in _toPythonMapping and datatype not in _REWRITTEN:
+        # a datatype rdflib has no Python value for (xsd:gYear, xsd:anyURI, custom ones): kept verbatim
+        return _literal(lexical, None, dt, None, None)
+    return Literal(lexical, datatype=dt)
 
 
 def from_ox(term: ox.NamedNode | ox.BlankNode | ox.Literal | None) -> Node | None:
-    """Convert a pyoxigraph term to rdflib; plain strings become plain Literals as rdflib's parsers make them."""
-    if term is None:
-        return None
+    """Convert a pyoxigraph term to rdflib; plain strings become plain Literals as rdflib's parsers make them.
+
+    The terms equal, in every attribute, what rdflib's constructors make of the same text. Oxigraph has
+    already validated IRIs and language tags, so common terms skip rdflib's re-validation: IRIs, strings,
+    and typed literals whose lexical form rdflib would keep as it is.
+    """
     if isinstance(term, ox.NamedNode):
-        return URIRef(term.value)
+        return _new_str(URIRef, term.value)
+    if isinstance(term, ox.Literal):
+        lexical = term.value
+        language = term.language
+        if language:
+            return _literal(lexical, language, None, lexical, None)
+        datatype = term.datatype.value
+        if datatype == _XSD_STRING:
+            return _literal(lexical, None, None, lexical, None)
+        return _typed_literal(lexical, datatype)
     if isinstance(term, ox.BlankNode):
         return BNode(term.value)
-    if isinstance(term, ox.Literal):
-        if term.language:
-            return Literal(term.value, lang=term.language)
-        datatype = term.datatype.value
-        return Literal(term.value) if datatype == _XSD_STRING else Literal(term.value, datatype=URIRef(datatype))
+    if term is None:
+        return None
     raise GraphError(f"unsupported RDF term {term!r} (RDF-star triples are not used by paperkg)")
 
 

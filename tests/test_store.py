@@ -3,13 +3,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.compare import isomorphic
 
 from kg.errors import GraphError
 from kg.namespaces import ID, KG, PREFIXES, RDF, RDFS
-from kg.store import (add_triples, graph_from_options, load_graph, new_graph, open_store, oxigraph_of,
+from kg.store import (add_triples, from_ox, graph_from_options, load_graph, new_graph, open_store, oxigraph_of,
                       save_to_store, store_path, to_memory)
 
 GOLDEN = Path(__file__).parent / "data" / "golden" / "graph.ttl"
@@ -152,3 +155,60 @@ def test_to_memory_copy_is_isomorphic(reference):
     memory = to_memory(load_graph(GOLDEN))
     assert oxigraph_of(memory) is None
     assert isomorphic(memory, reference)
+
+
+# from_ox builds common terms without rdflib's constructors; they must not be told apart from the
+# constructors' terms in any attribute, canonical lexical form or not.
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+_DATATYPES = [_XSD + name for name in ("string", "integer", "decimal", "double", "boolean", "gYear", "date",
+                                       "anyURI", "normalizedString", "token")] + ["https://example.org/dt"]
+_LEXICAL = st.one_of(st.from_regex(r"[+-]?[0-9]{0,4}(\.[0-9]{0,3})?(e[0-9])?", fullmatch=True),
+                     st.text(max_size=12))
+
+
+def _reference(term: ox.NamedNode | ox.Literal) -> URIRef | Literal:
+    """The term as rdflib's constructors make it."""
+    if isinstance(term, ox.NamedNode):
+        return URIRef(term.value)
+    if term.language:
+        return Literal(term.value, lang=term.language)
+    datatype = term.datatype.value
+    return Literal(term.value) if datatype == _XSD + "string" else Literal(term.value, datatype=URIRef(datatype))
+
+
+def _same_term(made: object, expected: URIRef | Literal) -> None:
+    assert type(made) is type(expected)
+    assert str(made) == str(expected) and made == expected and hash(made) == hash(expected)
+    assert made.n3() == expected.n3()
+    if isinstance(expected, Literal):
+        assert (made.language, made.datatype, made.ill_typed) == (expected.language, expected.datatype,
+                                                                  expected.ill_typed)
+        assert type(made.value) is type(expected.value) and made.value == expected.value
+        assert made.eq(expected) and made.normalize() == expected.normalize()
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # rdflib warns about the ill-typed inputs
+@given(lexical=_LEXICAL, datatype=st.sampled_from(_DATATYPES))
+@example(lexical="007", datatype=_XSD + "integer")
+@example(lexical="-0", datatype=_XSD + "integer")
+@example(lexical="-0", datatype=_XSD + "decimal")
+@example(lexical="2.80", datatype=_XSD + "decimal")
+@example(lexical=".5", datatype=_XSD + "decimal")
+@example(lexical="  a  b ", datatype=_XSD + "token")
+@example(lexical="2022", datatype=_XSD + "gYear")
+def test_from_ox_typed_literals_equal_rdflibs(lexical, datatype):
+    term = ox.Literal(lexical, datatype=ox.NamedNode(datatype))
+    _same_term(from_ox(term), _reference(term))
+
+
+@given(lexical=st.text(max_size=20), language=st.sampled_from(["", "en", "en-gb", "de"]))
+def test_from_ox_strings_and_iris_equal_rdflibs(lexical, language):
+    term = ox.Literal(lexical, language=language) if language else ox.Literal(lexical)
+    _same_term(from_ox(term), _reference(term))
+    iri = ox.NamedNode("https://w3id.org/paperkg/id/method/" + lexical.encode().hex())
+    _same_term(from_ox(iri), _reference(iri))
+
+
+def test_from_ox_other_terms():
+    assert isinstance(from_ox(ox.BlankNode("b1")), BNode) and from_ox(ox.BlankNode("b1")) == BNode("b1")
+    assert from_ox(None) is None
