@@ -22,6 +22,13 @@ bound is itself a lower bound and printed as such. ``--no-rdflib`` measures Oxig
     python bench/query_bench.py --graph big/store --no-rdflib            # Oxigraph's on-disk store only
     python bench/query_bench.py --build ../shared/data/abstracts.jsonl.gz --output bench/out
     python bench/query_bench.py --synthetic 30000          # a schema-shaped random graph
+
+One run's median speed-up falls between the aggregates (10-40x) and the look-ups (50-7,000x), so it
+moves with noise. Save several runs with ``--json`` and combine them: each query's median ratio over
+the runs, then the median over queries, is the steadier figure.
+
+    for i in 1 2 3 4 5; do python bench/query_bench.py --graph big/kg.ttl --json runs/$i.json; done
+    python bench/query_bench.py --combine runs/*.json
 """
 from __future__ import annotations
 
@@ -226,12 +233,43 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(0.95 * len(ordered)) - 1))]
 
 
+def combine(paths: list[Path]) -> int:
+    """Print each query's median ratio over the runs saved in ``paths`` and the median over queries."""
+    runs = [json.loads(path.read_text(encoding="utf-8")) for path in paths]
+    per_query: dict[str, list[tuple[float, bool]]] = {}
+    for run in runs:
+        for row in run["queries"]:
+            if row.get("ratio") is not None:
+                per_query.setdefault(row["query"], []).append((row["ratio"], row["ratio_is_lower_bound"]))
+    if not per_query:
+        print("no ratios in these runs (were they made with --no-rdflib?)", file=sys.stderr)
+        return 1
+    print(f"{'query':<22} {'runs':>4} {'median ratio':>13} {'range':>16}")
+    medians, bounded = [], False
+    for name, ratios in sorted(per_query.items(), key=lambda item: statistics.median(r for r, _ in item[1])):
+        values = [r for r, _ in ratios]
+        lower = any(stopped for _, stopped in ratios)  # a stopped rdflib run makes the ratio a lower bound
+        bounded |= lower
+        medians.append(statistics.median(values))
+        print(f"{name:<22} {len(values):>4} {('>=' if lower else '') + f'{medians[-1]:.1f}x':>13} "
+              f"{f'{min(values):.1f}-{max(values):.1f}x':>16}")
+    per_run = ", ".join(f"{run['median_speedup']:.1f}x" for run in runs if run.get("median_speedup"))
+    print(f"median speed-up of each run: {per_run}")
+    print(f"median over queries of each query's median ratio: {'>= ' if bounded else ''}"
+          f"{statistics.median(medians):.1f}x ({len(runs)} runs)")
+    print("p95 of each run: " + ", ".join(f"{run['p95_ms']:.0f}/{run['p95_worker_ms']:.0f} ms" for run in runs)
+          + " (direct/kg query)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--graph", type=Path, help="a built graph: RDF file (e.g. output/kg.ttl) or store directory")
     source.add_argument("--build", type=Path, help="build the graph of this corpus first (kg build), then benchmark")
     source.add_argument("--synthetic", type=int, metavar="PAPERS", help="benchmark a random schema-shaped graph")
+    source.add_argument("--combine", type=Path, nargs="+", metavar="JSON",
+                        help="combine runs saved with --json: per-query median ratios and their median")
     parser.add_argument("--output", type=Path, default=Path("bench/out"), help="where --build writes (bench/out)")
     parser.add_argument("--repeat", type=int, default=7, help="runs per query on Oxigraph (median taken)")
     parser.add_argument("--warmup", type=int, default=1,
@@ -246,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", metavar="NAME", help="benchmark these saved queries only")
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
+    if args.combine:
+        return combine(args.combine)
 
     started = time.perf_counter()
     if args.graph:
