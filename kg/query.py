@@ -193,9 +193,10 @@ def _syntax_error(text: str, message: str, line: int | None = None, column: int 
 def _solution_rows(solutions: ox.QuerySolutions) -> list[Row]:
     """The solutions as tuples of rdflib terms, each distinct term converted once.
 
-    Results repeat terms a lot (labels, counts, the entity of every row), and building an rdflib
-    Literal costs far more than hashing a pyoxigraph term: on a 24k-row aggregate this cache turns
-    ~1 s of conversion into ~0.3 s.
+    Results repeat terms a lot (labels, counts, the entity of every row), and building an rdflib term
+    costs more than hashing a pyoxigraph one, even with :func:`kg.store.from_ox`'s shortcuts: on the
+    30k-paper graph, tasks-per-modality (22k rows) takes 471 ms with this cache against 559 ms
+    converting every term, and papers-using 46 against 61 ms.
     """
     cache: dict[Any, Node | None] = {None: None}
     get = cache.get
