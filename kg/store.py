@@ -61,8 +61,8 @@ def _literal(lexical: str, language: str | None, datatype: URIRef | None, value:
     """A Literal with exactly the attributes rdflib's constructor gives one whose lexical form it keeps.
 
     The constructor re-validates and re-normalises the text at 1.5-6 µs a term; setting the four slots
-    directly costs a fifth of that (rdflib 7's slots, hence the ``rdflib<8`` bound in pyproject.toml). ``tests/test_store.py`` checks
-    every shortcut against the constructor.
+    directly costs a fifth of that. They are rdflib 7's slots, hence the ``rdflib<8`` bound in
+    pyproject.toml; ``tests/test_store.py`` checks every shortcut against the constructor.
     """
     literal = _new_str(Literal, lexical)
     literal._language = language
