@@ -61,7 +61,7 @@ def triples_of(data: bytes, fmt: str) -> set[tuple[str, str, str]]:
 
 
 def same_graph(ours: bytes, theirs: bytes, fmt: str) -> str:
-    """"same triples", "same count" (blank nodes present) or what differs."""
+    """Whether the two outputs hold the same graph: "same triples", "same count" (blank nodes) or what differs."""
     a, b = triples_of(ours, fmt), triples_of(theirs, fmt)
     if a == b:
         return "same triples"
