@@ -22,7 +22,7 @@ from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from rdflib.term import Node, _toPythonMapping
 
 from kg.errors import GraphError
-from kg.namespaces import PREFIXES
+from kg.namespaces import PREFIXES, XSD
 
 BUILD_HINT = "build one with `kg build seeds/ --output output/` (or `kg build ... --store DIR` for a store)"
 
@@ -42,15 +42,13 @@ PARSE_FORMATS: dict[str, ox.RdfFormat] = {
 }
 
 
-_XSD = "http://www.w3.org/2001/XMLSchema#"
+_XSD = str(XSD)
 _XSD_STRING = _XSD + "string"
 #: lexical forms rdflib's Literal constructor keeps as they are (its canonical forms), per datatype
 _CANONICAL = {
     _XSD + "integer": (re.compile(r"0|-?[1-9][0-9]*"), int),
     _XSD + "decimal": (re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?"), Decimal),
 }
-#: datatypes rdflib rewrites the lexical form of even when it has no Python value for them
-_REWRITTEN = {_XSD + "normalizedString", _XSD + "token"}
 #: datatype IRI -> the URIRef its literals share
 _DATATYPES: dict[str, URIRef] = {}
 _new_str = str.__new__
@@ -82,8 +80,9 @@ def _typed_literal(lexical: str, datatype: str) -> Literal:
         pattern, to_python = canonical
         if pattern.fullmatch(lexical):
             return _literal(lexical, None, dt, to_python(lexical), False)
-    elif dt not in _toPythonMapping and datatype not in _REWRITTEN:
-        # a datatype rdflib has no Python value for (xsd:gYear, xsd:anyURI, custom ones): kept verbatim
+    elif dt not in _toPythonMapping:
+        # a datatype rdflib has no Python value for (xsd:gYear, custom ones): kept verbatim (the ones whose
+        # text rdflib rewrites, xsd:token and xsd:normalizedString, are in its mapping)
         return _literal(lexical, None, dt, None, None)
     return Literal(lexical, datatype=dt)
 
