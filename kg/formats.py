@@ -13,7 +13,7 @@ from rdflib import Graph
 
 from kg.errors import GraphError
 from kg.io import atomic_open, atomic_write
-from kg.namespaces import KG, PREFIXES, RDF
+from kg.namespaces import KG, PREFIXES, RDF, VOCABULARY_PREFIXES, compact_iri
 from kg.store import oxigraph_of
 
 __all__ = ["Format", "FORMATS", "get_format", "format_for_path", "serialize", "write_graph", "atomic_write",
@@ -138,21 +138,19 @@ def _write_rdfxml(graph: Graph, fmt: Format) -> bytes:
 def _local_name(iri: str) -> str | None:
     if iri.startswith(str(KG)):
         local = iri[len(str(KG)):]
-        if local and local.replace("_", "a").isalnum() and local not in PREFIXES:
+        if local and local.replace("_", "a").isalnum() and local not in VOCABULARY_PREFIXES:
             return local
     return None
 
 
 def _compact(iri: str) -> str:
-    for prefix, ns in PREFIXES.items():
-        if iri.startswith(ns) and len(iri) > len(ns):
-            return f"{prefix}:{iri[len(ns):]}"
-    return iri
+    return compact_iri(iri, VOCABULARY_PREFIXES) or iri
 
 
 def jsonld_context(predicates: set[str] | None = None, classes: set[str] | None = None) -> dict[str, object]:
-    """The JSON-LD @context: every prefix of :data:`PREFIXES`, plus a bare term for each ``kg:`` class or property used."""
-    context: dict[str, object] = dict(PREFIXES)
+    """The JSON-LD @context: the prefixes of :data:`VOCABULARY_PREFIXES`, plus a bare term for each ``kg:`` class or
+    property used."""
+    context: dict[str, object] = dict(VOCABULARY_PREFIXES)
     for iri in sorted((predicates or set()) | (classes or set())):
         local = _local_name(iri)
         if local is not None:
@@ -180,7 +178,7 @@ def _write_jsonld(graph: Graph, fmt: Format) -> bytes:
     predicates = {t.predicate.value for t in triples}
     classes = {t.object.value for t in triples if t.predicate.value == _RDF_TYPE and isinstance(t.object, ox.NamedNode)}
     context = jsonld_context(predicates, classes)
-    terms = {f"{KG}{k}": k for k in context if k not in PREFIXES}
+    terms = {f"{KG}{k}": k for k in context if k not in VOCABULARY_PREFIXES}
     nodes: list[dict[str, object]] = []
     current: dict[str, object] | None = None
     last_subject = None

@@ -1,6 +1,8 @@
 """RDF namespaces of the public schema."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rdflib import Namespace
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
@@ -8,8 +10,18 @@ KG = Namespace("https://w3id.org/paperkg/ontology#")
 ID = Namespace("https://w3id.org/paperkg/id/")
 SCHEMA = Namespace("https://schema.org/")
 
-#: Prefixes bound in every graph and export, in a stable order.
-PREFIXES: dict[str, str] = {
+#: One prefix per kind of paperkg resource. Turtle and SPARQL may not have a bare "/" in a prefixed
+#: name, so with ``id:`` alone an entity is written ``id:dataset\/imagenet``; with these it is
+#: ``dataset:imagenet``. (Mentions and sentences, ``paper/KEY/s3``, keep one escaped slash.)
+RESOURCE_PREFIXES: dict[str, str] = {
+    kind: f"{ID}{kind}/"
+    for kind in ("paper", "method", "dataset", "modality", "task", "metric", "source", "extractor", "scheme")
+}
+
+#: The vocabularies' prefixes and ``id:`` for every paperkg resource: what JSON-LD's context declares.
+#: JSON-LD's compact IRIs may contain "/", and its context maps ``kg:`` terms such as ``dataset`` (the
+#: property kg:dataset), which a ``dataset`` prefix would shadow.
+VOCABULARY_PREFIXES: dict[str, str] = {
     "kg": str(KG),
     "id": str(ID),
     "dcterms": str(DCTERMS),
@@ -22,4 +34,21 @@ PREFIXES: dict[str, str] = {
     "xsd": str(XSD),
 }
 
-__all__ = ["KG", "ID", "SCHEMA", "DCTERMS", "OWL", "PROV", "RDF", "RDFS", "SKOS", "XSD", "PREFIXES"]
+#: Prefixes bound in every graph, Turtle file and SPARQL query, in a stable order.
+PREFIXES: dict[str, str] = {"kg": str(KG), "id": str(ID), **RESOURCE_PREFIXES, **VOCABULARY_PREFIXES}
+
+
+def compact_iri(iri: str, prefixes: Mapping[str, str] = PREFIXES) -> str | None:
+    """``iri`` as ``prefix:local`` with the longest namespace of ``prefixes`` it extends, or None.
+
+    The local part is kept as it is (no Turtle escapes): this is the form tables and JSON-LD show.
+    """
+    best = None
+    for prefix, namespace in prefixes.items():
+        if iri.startswith(namespace) and len(iri) > len(namespace) and (best is None or len(namespace) > len(best[1])):
+            best = (prefix, namespace)
+    return None if best is None else f"{best[0]}:{iri[len(best[1]):]}"
+
+
+__all__ = ["KG", "ID", "SCHEMA", "DCTERMS", "OWL", "PROV", "RDF", "RDFS", "SKOS", "XSD", "PREFIXES",
+           "RESOURCE_PREFIXES", "VOCABULARY_PREFIXES", "compact_iri"]

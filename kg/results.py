@@ -20,7 +20,7 @@ from rdflib.term import Node
 from kg.errors import QueryError
 from kg.formats import FORMATS as RDF_FORMATS
 from kg.formats import serialize
-from kg.namespaces import PREFIXES, XSD
+from kg.namespaces import XSD, compact_iri
 from kg.query import QueryResult
 
 _XSD_STRING = str(XSD.string)
@@ -51,11 +51,7 @@ def compact(term: Node | None, width: int | None = CELL_WIDTH) -> str:
     if term is None:
         text = ""
     elif isinstance(term, URIRef):
-        text = str(term)
-        for prefix, ns in PREFIXES.items():
-            if text.startswith(ns) and len(text) > len(ns):
-                text = f"{prefix}:{text[len(ns):]}"
-                break
+        text = compact_iri(str(term)) or str(term)
     elif isinstance(term, BNode):
         text = f"_:{term}"
     else:

@@ -47,7 +47,7 @@ def test_table_is_the_default(runner):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].split() == ["p", "l"] and set(lines[1]) <= {"-", " "}
-    assert lines[2].split()[:2] == ["id:paper/c1c1c1c1c1c1c1c1", "BERT"]
+    assert lines[2].split()[:2] == ["paper:c1c1c1c1c1c1c1c1", "BERT"]
     assert lines[-1] == "(8 rows)"
 
 
@@ -255,4 +255,4 @@ def test_validate_fails_on_a_violating_graph(runner, tmp_path):
     result = run(runner, "validate", "--graph", str(broken))
     assert result.exit_code == 1
     assert "does not conform" in result.output
-    assert "id:paper/c1c1c1c1c1c1c1c1 kg:year" in result.output
+    assert "paper:c1c1c1c1c1c1c1c1 kg:year" in result.output

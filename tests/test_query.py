@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from rdflib import RDF, RDFS, Graph, Literal, URIRef
 
 from kg.errors import QueryError
-from kg.namespaces import KG
+from kg.ids import slug
+from kg.namespaces import KG, RESOURCE_PREFIXES, VOCABULARY_PREFIXES, compact_iri
 from kg.query import QueryResult, bind_value, is_update, run_query
 from kg.results import parse_json
 from kg.saved import get_saved, list_saved
@@ -79,7 +80,7 @@ def test_saved_query_params_are_declared_and_required(graph):
 def test_entity_param_accepts_iri_prefixed_name_label_and_alias(graph):
     answers = [
         run_query(graph, "entity-aliases", {"entity": value}, timeout=None).rows
-        for value in (f"{ID}method/cnn", "id:method/cnn", "convolutional neural network", "CNN", "ConvNet")
+        for value in (f"{ID}method/cnn", "id:method/cnn", "method:cnn", "convolutional neural network", "CNN", "ConvNet")
     ]
     assert all(a == answers[0] for a in answers)
     assert {str(r[3]) for r in answers[0]} == {"CNN", "ConvNet"}
@@ -89,7 +90,7 @@ def test_entity_param_accepts_iri_prefixed_name_label_and_alias(graph):
 def test_paper_param_accepts_iri_prefixed_name_label_and_title(graph):
     answers = [
         run_query(graph, "paper-proposes", {"paper": value}, timeout=None).rows
-        for value in (f"{ID}paper/b1b1b1b1b1b1b1b1", "id:paper/b1b1b1b1b1b1b1b1", "ViT", "An Image is Worth 16x16 Words")
+        for value in (f"{ID}paper/b1b1b1b1b1b1b1b1", "id:paper/b1b1b1b1b1b1b1b1", "paper:b1b1b1b1b1b1b1b1", "ViT", "An Image is Worth 16x16 Words")
     ]
     assert all(a == answers[0] for a in answers)
     assert [str(r[0]) for r in answers[0]] == [f"{ID}method/vit"]
@@ -101,6 +102,7 @@ def test_kinds_select_ask_construct_describe(graph):
     ask = run_query(graph, "ASK { ?p kg:usesDataset id:dataset\\/tuab }", timeout=None)
     assert ask.kind == "ask" and ask.boolean is True
     assert run_query(graph, "ASK { ?p kg:usesDataset id:dataset\\/nothing }", timeout=None).boolean is False
+    assert run_query(graph, "ASK { ?p kg:usesDataset dataset:tuab }", timeout=None).boolean is True  # a kind's prefix
     construct = run_query(graph, "CONSTRUCT { ?p kg:usesDataset ?d } WHERE { ?p kg:usesDataset ?d }", timeout=None)
     assert construct.kind == "construct" and len(construct.graph) == 12
     describe = run_query(graph, "DESCRIBE id:dataset\\/tuab", timeout=None)
@@ -250,3 +252,13 @@ def test_type_counts_lists_every_class_with_zero_for_the_absent():
     counts = {str(t): int(c) for t, c in run_query(g, "type-counts", timeout=None).rows}
     assert counts.pop(str(KG.Paper)) == 2
     assert len(counts) == 8 and set(counts.values()) == {0}, counts
+
+
+@given(st.sampled_from(sorted(RESOURCE_PREFIXES)), st.text(min_size=1, max_size=40),
+       st.sampled_from(["", "/s3", "/m10-25-method"]))
+def test_compact_iri_takes_the_kind_prefix_and_binds_back(kind, name, part):
+    local = slug(name) + part  # a paper's parts keep their slash after the prefix
+    iri = f"{ID}{kind}/{local}"
+    assert compact_iri(iri) == f"{kind}:{local}"  # the longest namespace, not id:
+    assert bind_value(compact_iri(iri)) == URIRef(iri)
+    assert compact_iri(iri, VOCABULARY_PREFIXES) == f"id:{kind}/{local}"

@@ -65,7 +65,7 @@ def test_type_run_see_rows_click_through(browser: object, server: str, tmp_path:
     assert headers == ["method", "label"]
     rows = [tab.page.locator("#kg-results tbody tr").nth(i).locator("td").all_text_contents()
             for i in range(tab.page.locator("#kg-results tbody tr").count())]
-    assert rows == [["id:method/biot", "BIOT"], ["id:method/labram", "LaBraM"]]
+    assert rows == [["method:biot", "BIOT"], ["method:labram", "LaBraM"]]
     assert "2 rows" in tab.page.text_content("#kg-status")
     # graph view of the same result, drawn by vis-network from /static
     tab.page.click(".kg-tab[data-tab=graph]")
@@ -75,7 +75,7 @@ def test_type_run_see_rows_click_through(browser: object, server: str, tmp_path:
     tab.page.screenshot(path=str(tmp_path / "graph.png"))
     tab.page.click(".kg-tab[data-tab=table]")
     # click through to the entity page and see its papers
-    tab.page.click("#kg-results tbody a:text-is('id:method/biot')")
+    tab.page.click("#kg-results tbody a:text-is('method:biot')")
     tab.page.wait_for_url(server + "/method/biot")
     assert tab.page.text_content("#kg-label") == "BIOT"
     papers = tab.page.locator("#kg-papers a").all_text_contents()
@@ -97,7 +97,7 @@ def test_saved_query_menu_with_parameter(browser: object, server: str) -> None:
     tab.page.click("#kg-run")
     tab.page.wait_for_function("document.body.getAttribute('data-state') === 'done'", timeout=20000)
     cells = tab.page.locator("#kg-results tbody td").all_text_contents()
-    assert "id:paper/a1a1a1a1a1a1a1a1" in cells
+    assert "paper:a1a1a1a1a1a1a1a1" in cells
     assert tab.errors == []
 
 

@@ -29,11 +29,16 @@
     }
     return "/entity?iri=" + encodeURIComponent(iri);
   }
-  function compact(iri) {
+  ["paper", "method", "dataset", "modality", "task", "metric", "source", "extractor", "scheme"].forEach(function (kind) {
+    PREFIXES[kind] = ID + kind + "/";
+  });
+  function compact(iri) {  // the longest namespace wins, as in the command line's tables: dataset:imagenet
+    var best = null;
     for (var p in PREFIXES) {
-      if (iri.indexOf(PREFIXES[p]) === 0 && iri.length > PREFIXES[p].length) { return p + ":" + iri.slice(PREFIXES[p].length); }
+      var ns = PREFIXES[p];
+      if (iri.indexOf(ns) === 0 && iri.length > ns.length && (best === null || ns.length > PREFIXES[best].length)) { best = p; }
     }
-    return iri;
+    return best === null ? iri : best + ":" + iri.slice(PREFIXES[best].length);
   }
 
   menu.addEventListener("change", function () {
