@@ -8,13 +8,12 @@ from pathlib import Path
 from typing import Callable
 
 import pyoxigraph as ox
-from oxrdflib._converter import to_ox
 from rdflib import Graph
 
 from kg.errors import GraphError
 from kg.io import atomic_open, atomic_write
 from kg.namespaces import KG, PREFIXES, RDF, VOCABULARY_PREFIXES, compact_iri
-from kg.store import oxigraph_of
+from kg.store import as_oxigraph
 
 __all__ = ["Format", "FORMATS", "get_format", "format_for_path", "serialize", "write_graph", "atomic_write",
            "jsonld_context", "sorted_triples", "sorted_ntriples"]
@@ -37,26 +36,18 @@ class Format:
 # --------------------------------------------------------------------------- triples, sorted
 
 
-_TYPE_NT = b"> <" + _RDF_TYPE.encode() + b"> "
-_TYPE_SORTKEY = b"> <\x01> "  # sorts before any IRI; N-Triples escapes control characters, so it is unambiguous
+# Shared with kg.streamwrite, whose Turtle must equal this module's byte for byte: rdf:type is swapped for
+# TYPE_SORTKEY in the sort keys of N-Triples lines, so that a subject's types come first.
+TYPE_NT = b"> <" + _RDF_TYPE.encode() + b"> "
+TYPE_SORTKEY = b"> <\x01> "  # sorts before any IRI; N-Triples escapes control characters, so it is unambiguous
 
-
-def _ox_store(graph: Graph) -> ox.Store:
-    inner = oxigraph_of(graph)
-    if inner is not None:
-        return inner
-    store = ox.Store()
-    default = ox.DefaultGraph()
-    store.extend(ox.Quad(to_ox(s), to_ox(p), to_ox(o), default) for s, p, o in graph)
-    return store
-
-
-_HAS_BLANK = "ASK { { ?s ?p ?o FILTER(isBlank(?s)) } UNION { ?s ?p ?o FILTER(isBlank(?o)) } }"
+#: True when the default graph has a blank node (whose labels then need canonical relabelling).
+HAS_BLANK = "ASK { { ?s ?p ?o FILTER(isBlank(?s)) } UNION { ?s ?p ?o FILTER(isBlank(?o)) } }"
 
 
 def _ntriples(store: ox.Store) -> bytes:
     """The default graph as N-Triples, blank nodes relabelled canonically (RDFC-1.0) if there are any."""
-    if not bool(store.query(_HAS_BLANK)):
+    if not bool(store.query(HAS_BLANK)):
         return store.dump(format=ox.RdfFormat.N_TRIPLES, from_graph=ox.DefaultGraph()) or b""
     dataset = ox.Dataset(store.quads_for_pattern(None, None, None, ox.DefaultGraph()))
     dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
@@ -70,13 +61,13 @@ def sorted_ntriples(graph: Graph) -> bytes:
     graph sorts in seconds.
     """
     # "> " ends every IRI token: mapping it to NUL sorts <a> before <a/b>, i.e. by the IRI itself.
-    data = _ntriples(_ox_store(graph)).replace(_TYPE_NT, _TYPE_SORTKEY).replace(b"> ", b"\x00 ")
+    data = _ntriples(as_oxigraph(graph)).replace(TYPE_NT, TYPE_SORTKEY).replace(b"> ", b"\x00 ")
     lines = [line for line in data.split(b"\n") if line]
     del data
     lines.sort()
     if not lines:
         return b""
-    return (b"\n".join(lines) + b"\n").replace(b"\x00 ", b"> ").replace(_TYPE_SORTKEY, _TYPE_NT)
+    return (b"\n".join(lines) + b"\n").replace(b"\x00 ", b"> ").replace(TYPE_SORTKEY, TYPE_NT)
 
 
 def _sorted_quads(graph: Graph) -> ox.QuadParser:
@@ -91,7 +82,8 @@ def sorted_triples(graph: Graph) -> list[ox.Triple]:
 # --------------------------------------------------------------------------- writers
 
 
-def _prefix_header() -> bytes:
+def prefix_header() -> bytes:
+    """The @prefix lines of every Turtle file paperkg writes: all of :data:`PREFIXES`, in their order."""
     return "".join(f"@prefix {p}: <{ns}> .\n" for p, ns in PREFIXES.items()).encode()
 
 
@@ -105,7 +97,7 @@ def _pretty_turtle_body(body: bytes) -> bytes:
     # Literals are written with \n and \t escaped, so every physical line is one statement line and
     # a line ending in " ." closes a subject block.
     body = body.replace(b" .\n", b" .\n\n").replace(b"\n\t", b"\n    ").rstrip(b"\n")
-    return _prefix_header() + (b"\n" + body + b"\n" if body else b"")
+    return prefix_header() + (b"\n" + body + b"\n" if body else b"")
 
 
 def _write_turtle(graph: Graph, fmt: Format) -> bytes:

@@ -105,9 +105,9 @@ def update(url: str, text: str) -> None:
 
 
 def _ntriple_batches(graph: Graph, size: int) -> Iterator[bytes]:
-    from kg.formats import _ox_store  # the Oxigraph store under the graph (copied if it is not one)
+    from kg.store import as_oxigraph  # the Oxigraph store under the graph (copied if it is not one)
 
-    store = _ox_store(graph)
+    store = as_oxigraph(graph)
     batch: list[ox.Triple] = []
     for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph()):
         batch.append(ox.Triple(q.subject, q.predicate, q.object))

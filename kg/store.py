@@ -264,6 +264,16 @@ def _quads_of(graph: Graph) -> Iterable[ox.Quad]:
     return (ox.Quad(to_ox(s), to_ox(p), to_ox(o), default) for s, p, o in graph)
 
 
+def as_oxigraph(graph: Graph) -> ox.Store:
+    """The Oxigraph store under ``graph``, or an in-memory copy of ``graph`` in one if it has none."""
+    inner = oxigraph_of(graph)
+    if inner is not None:
+        return inner
+    store = ox.Store()
+    store.extend(_quads_of(graph))
+    return store
+
+
 def save_to_store(graph: Graph, directory: str | Path) -> Path:
     """Write ``graph`` into a persistent Oxigraph store at ``directory``, replacing any store there.
 

@@ -16,9 +16,10 @@ from pathlib import Path
 import pyoxigraph as ox
 from rdflib import Graph
 
-from kg.formats import _HAS_BLANK, _TYPE_NT, _TYPE_SORTKEY, _ox_store, _prefix_header, serialize
+from kg.formats import HAS_BLANK, TYPE_NT, TYPE_SORTKEY, prefix_header, serialize
 from kg.io import atomic_open
 from kg.namespaces import PREFIXES
+from kg.store import as_oxigraph
 
 #: N-Triples lines sorted in memory per run (about 250 bytes each)
 RUN_LINES = 400_000
@@ -30,12 +31,12 @@ PIECE_LINES = 50_000
 def sort_key_lines(data: bytes) -> list[bytes]:
     """N-Triples bytes as unsorted lines (no newlines) in sort-key form: the order of
     :func:`kg.formats.sorted_ntriples` (rdf:type first, then IRIs compared as IRIs) is the bytes' order."""
-    data = data.replace(_TYPE_NT, _TYPE_SORTKEY).replace(b"> ", b"\x00 ")
+    data = data.replace(TYPE_NT, TYPE_SORTKEY).replace(b"> ", b"\x00 ")
     return [line for line in data.split(b"\n") if line]
 
 
 def _unkey(line: bytes) -> bytes:
-    return line.replace(b"\x00 ", b"> ").replace(_TYPE_SORTKEY, _TYPE_NT)
+    return line.replace(b"\x00 ", b"> ").replace(TYPE_SORTKEY, TYPE_NT)
 
 
 def _runs(store: ox.Store, directory: Path, run_lines: int) -> list[Path]:
@@ -64,7 +65,7 @@ def sorted_lines(graph: Graph, run_lines: int = RUN_LINES) -> Iterator[bytes]:
 
     The graph must have no blank nodes (their labels would need canonicalising over the whole graph).
     """
-    store = _ox_store(graph)
+    store = as_oxigraph(graph)
     with tempfile.TemporaryDirectory(prefix="kg-sort-") as tmp:
         runs = _runs(store, Path(tmp), run_lines)
         files = [p.open("rb") for p in runs]
@@ -114,7 +115,7 @@ def turtle_blocks(lines: list[bytes]) -> list[bytes]:
 
 def write_units(handle, units: Iterable[bytes]) -> None:  # type: ignore[no-untyped-def]
     """Write Turtle bodies (whole subject blocks, in subject order) to ``handle`` as :mod:`kg.formats` Turtle."""
-    handle.write(_prefix_header())
+    handle.write(prefix_header())
     first = True
     for body in units:
         if not body:
@@ -133,7 +134,7 @@ def turtle_pieces(lines: Iterable[bytes], piece_lines: int = PIECE_LINES) -> Ite
 
 def has_blank_nodes(graph: Graph) -> bool:
     """True when some triple of ``graph`` has a blank node."""
-    return bool(_ox_store(graph).query(_HAS_BLANK))
+    return bool(as_oxigraph(graph).query(HAS_BLANK))
 
 
 def write_turtle(graph: Graph, path: str | Path, *, run_lines: int = RUN_LINES,
