@@ -36,10 +36,20 @@ class Format:
 # --------------------------------------------------------------------------- triples, sorted
 
 
-# Shared with kg.streamwrite, whose Turtle must equal this module's byte for byte: rdf:type is swapped for
-# TYPE_SORTKEY in the sort keys of N-Triples lines, so that a subject's types come first.
-TYPE_NT = b"> <" + _RDF_TYPE.encode() + b"> "
-TYPE_SORTKEY = b"> <\x01> "  # sorts before any IRI; N-Triples escapes control characters, so it is unambiguous
+_TYPE_NT = b"> <" + _RDF_TYPE.encode() + b"> "
+_TYPE_SORTKEY = b"> <\x01> "  # sorts before any IRI; N-Triples escapes control characters, so it is unambiguous
+
+
+def to_sort_keys(data: bytes) -> bytes:
+    """N-Triples in sort-key form, whose byte order is the order paperkg writes triples in: rdf:type first,
+    and "> " (the end of every IRI token) as NUL, so that <a> sorts before <a/b>, i.e. by the IRI itself."""
+    return data.replace(_TYPE_NT, _TYPE_SORTKEY).replace(b"> ", b"\x00 ")
+
+
+def from_sort_keys(data: bytes) -> bytes:
+    """The N-Triples of :func:`to_sort_keys` output."""
+    return data.replace(b"\x00 ", b"> ").replace(_TYPE_SORTKEY, _TYPE_NT)
+
 
 #: True when the default graph has a blank node (whose labels then need canonical relabelling).
 HAS_BLANK = "ASK { { ?s ?p ?o FILTER(isBlank(?s)) } UNION { ?s ?p ?o FILTER(isBlank(?o)) } }"
@@ -60,14 +70,13 @@ def sorted_ntriples(graph: Graph) -> bytes:
     Sorting the lines of Oxigraph's N-Triples dump keeps the work in C and Rust: a 3-million-triple
     graph sorts in seconds.
     """
-    # "> " ends every IRI token: mapping it to NUL sorts <a> before <a/b>, i.e. by the IRI itself.
-    data = _ntriples(as_oxigraph(graph)).replace(TYPE_NT, TYPE_SORTKEY).replace(b"> ", b"\x00 ")
+    data = to_sort_keys(_ntriples(as_oxigraph(graph)))
     lines = [line for line in data.split(b"\n") if line]
     del data
     lines.sort()
     if not lines:
         return b""
-    return (b"\n".join(lines) + b"\n").replace(b"\x00 ", b"> ").replace(TYPE_SORTKEY, TYPE_NT)
+    return from_sort_keys(b"\n".join(lines) + b"\n")
 
 
 def _sorted_quads(graph: Graph) -> ox.QuadParser:
@@ -87,16 +96,20 @@ def prefix_header() -> bytes:
     return "".join(f"@prefix {p}: <{ns}> .\n" for p, ns in PREFIXES.items()).encode()
 
 
-def _pretty_turtle_body(body: bytes) -> bytes:
-    """Replace pyoxigraph's @prefix lines (written in hash order) by ours in a stable order, indent with
-    four spaces and put a blank line between subject blocks."""
+def turtle_statements(body: bytes) -> bytes:
+    """pyoxigraph's Turtle without its @prefix lines (written in hash order), indented with four spaces,
+    a blank line between subject blocks and no final newline."""
     pos = 0
     while body.startswith(b"@prefix ", pos):
         pos = body.index(b"\n", pos) + 1
-    body = body[pos:]
     # Literals are written with \n and \t escaped, so every physical line is one statement line and
     # a line ending in " ." closes a subject block.
-    body = body.replace(b" .\n", b" .\n\n").replace(b"\n\t", b"\n    ").rstrip(b"\n")
+    return body[pos:].replace(b" .\n", b" .\n\n").replace(b"\n\t", b"\n    ").rstrip(b"\n")
+
+
+def _pretty_turtle_body(body: bytes) -> bytes:
+    """pyoxigraph's Turtle under our @prefix lines, in a stable order (see :func:`turtle_statements`)."""
+    body = turtle_statements(body)
     return prefix_header() + (b"\n" + body + b"\n" if body else b"")
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pyoxigraph as ox
 from rdflib import Graph
 
-from kg.formats import HAS_BLANK, TYPE_NT, TYPE_SORTKEY, prefix_header, serialize
+from kg.formats import HAS_BLANK, from_sort_keys, prefix_header, serialize, to_sort_keys, turtle_statements
 from kg.io import atomic_open
 from kg.namespaces import PREFIXES
 from kg.store import as_oxigraph
@@ -31,12 +31,7 @@ PIECE_LINES = 50_000
 def sort_key_lines(data: bytes) -> list[bytes]:
     """N-Triples bytes as unsorted lines (no newlines) in sort-key form: the order of
     :func:`kg.formats.sorted_ntriples` (rdf:type first, then IRIs compared as IRIs) is the bytes' order."""
-    data = data.replace(TYPE_NT, TYPE_SORTKEY).replace(b"> ", b"\x00 ")
-    return [line for line in data.split(b"\n") if line]
-
-
-def _unkey(line: bytes) -> bytes:
-    return line.replace(b"\x00 ", b"> ").replace(TYPE_SORTKEY, TYPE_NT)
+    return [line for line in to_sort_keys(data).split(b"\n") if line]
 
 
 def _runs(store: ox.Store, directory: Path, run_lines: int) -> list[Path]:
@@ -71,7 +66,7 @@ def sorted_lines(graph: Graph, run_lines: int = RUN_LINES) -> Iterator[bytes]:
         files = [p.open("rb") for p in runs]
         try:
             for line in heapq.merge(*files):
-                yield _unkey(line)
+                yield from_sort_keys(line)
         finally:
             for fh in files:
                 fh.close()
@@ -99,18 +94,14 @@ def _turtle_pieces(lines: Iterator[bytes], piece_lines: int) -> Iterator[bytes]:
 
 def _turtle_body(lines: list[bytes]) -> bytes:
     quads = ox.parse(b"".join(lines), format=ox.RdfFormat.N_TRIPLES)
-    body = ox.serialize(quads, format=ox.RdfFormat.TURTLE, prefixes=PREFIXES) or b""
-    pos = 0
-    while body.startswith(b"@prefix ", pos):
-        pos = body.index(b"\n", pos) + 1
-    return body[pos:].replace(b" .\n", b" .\n\n").replace(b"\n\t", b"\n    ").rstrip(b"\n")
+    return turtle_statements(ox.serialize(quads, format=ox.RdfFormat.TURTLE, prefixes=PREFIXES) or b"")
 
 
 def turtle_blocks(lines: list[bytes]) -> list[bytes]:
     """The Turtle subject blocks (as :mod:`kg.formats` writes them) of sort-key ``lines`` grouped by subject."""
     if not lines:
         return []
-    return _turtle_body([_unkey(b"\n".join(lines) + b"\n")]).split(b"\n\n")
+    return _turtle_body([from_sort_keys(b"\n".join(lines) + b"\n")]).split(b"\n\n")
 
 
 def write_units(handle, units: Iterable[bytes]) -> None:  # type: ignore[no-untyped-def]
@@ -129,7 +120,7 @@ def write_units(handle, units: Iterable[bytes]) -> None:  # type: ignore[no-unty
 
 def turtle_pieces(lines: Iterable[bytes], piece_lines: int = PIECE_LINES) -> Iterator[bytes]:
     """Turtle bodies of sorted, distinct sort-key ``lines`` (without newlines), a few thousand subjects at a time."""
-    return _turtle_pieces((_unkey(line) + b"\n" for line in lines), piece_lines)
+    return _turtle_pieces((from_sort_keys(line) + b"\n" for line in lines), piece_lines)
 
 
 def has_blank_nodes(graph: Graph) -> bool:

@@ -24,6 +24,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from kg.errors import KGError, NotFoundError, QueryError
+from kg.namespaces import PREFIXES
 from kg.results import render
 from kg.saved import list_saved
 from kg.server.explore import ENTITY_KINDS, entity_page, iri_of_path, page_path
@@ -181,7 +182,8 @@ def create_app(graph: Graph, *, max_query_bytes: int = DEFAULT_MAX_QUERY_BYTES, 
                  for q in list_saved()]
         from kg.viz.render import script_json
 
-        return _page("index.html", saved=saved, saved_json=script_json(saved), max_rows=max_rows, timeout=timeout)
+        return _page("index.html", saved=saved, saved_json=script_json(saved), prefixes_json=script_json(PREFIXES),
+                     max_rows=max_rows, timeout=timeout)
 
     async def show(iri: str) -> Response:
         page = await run_blocking(lambda: entity_page(state.graph, state.typed(), iri))

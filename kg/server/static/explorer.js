@@ -2,14 +2,9 @@
 // Every value is put in the page with textContent or as an attribute of a created element: never as HTML.
 (function () {
   "use strict";
-  var ID = "https://w3id.org/paperkg/id/";
+  var PREFIXES = JSON.parse(document.getElementById("kg-prefixes-data").textContent);  // kg.namespaces.PREFIXES
+  var ID = PREFIXES.id;
   var KINDS = ["paper", "method", "dataset", "task", "metric", "modality"];
-  var PREFIXES = {
-    "kg": "https://w3id.org/paperkg/ontology#", "id": ID, "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#", "skos": "http://www.w3.org/2004/02/skos/core#",
-    "dcterms": "http://purl.org/dc/terms/", "owl": "http://www.w3.org/2002/07/owl#",
-    "prov": "http://www.w3.org/ns/prov#", "schema": "https://schema.org/", "xsd": "http://www.w3.org/2001/XMLSchema#"
-  };
   var saved = JSON.parse(document.getElementById("kg-saved-data").textContent);
   var byName = {};
   saved.forEach(function (q) { byName[q.name] = q; });
@@ -29,9 +24,6 @@
     }
     return "/entity?iri=" + encodeURIComponent(iri);
   }
-  ["paper", "method", "dataset", "modality", "task", "metric", "source", "extractor", "scheme"].forEach(function (kind) {
-    PREFIXES[kind] = ID + kind + "/";
-  });
   function compact(iri) {  // the longest namespace wins, as in the command line's tables: dataset:imagenet
     var best = null;
     for (var p in PREFIXES) {
