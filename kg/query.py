@@ -38,9 +38,11 @@ from rdflib.term import Node
 from kg.errors import QueryError
 from kg.namespaces import PREFIXES, XSD
 from kg.saved import SavedQuery, get_saved, is_saved
+from kg.sparql.lexer import LexError
+from kg.sparql.safety import DEFAULT_MAX_DEPTH, inspect, iri_problem
 from kg.store import from_ox, oxigraph_of
 
-__all__ = ["QueryResult", "run_query", "resolve_query", "bind_value", "is_update", "DEFAULT_TIMEOUT"]
+__all__ = ["QueryResult", "run_query", "resolve_query", "bind_value", "check_params", "check_depth", "syntax_error", "is_update", "DEFAULT_TIMEOUT"]
 
 DEFAULT_TIMEOUT = 30.0
 
@@ -122,15 +124,22 @@ _CURIE = re.compile(r"([A-Za-z][\w-]*):(\S+)")
 
 def bind_value(value: str | Node) -> Node:
     """Type a parameter value: an http(s) IRI or a prefixed name of a known prefix (``id:method/bert``)
-    becomes a URIRef, an integer or decimal a typed Literal (lexical form kept), anything else a string."""
+    becomes a URIRef (QueryError if it is not a valid IRI), an integer or decimal a typed Literal (lexical
+    form kept), anything else a string."""
     if isinstance(value, Node):
         return value
     text = str(value)
+    iri = None
     if text.startswith(("http://", "https://")):
-        return URIRef(text)
+        iri = text
     curie = _CURIE.fullmatch(text)
     if curie and curie.group(1) in PREFIXES:
-        return URIRef(PREFIXES[curie.group(1)] + curie.group(2))
+        iri = PREFIXES[curie.group(1)] + curie.group(2)
+    if iri is not None:
+        problem = iri_problem(iri)
+        if problem:
+            raise QueryError(f"parameter value {text!r} is not a valid IRI: {problem}")
+        return URIRef(iri)
     if _INTEGER.fullmatch(text):
         return Literal(text, datatype=XSD.integer, normalize=False)
     if _DECIMAL.fullmatch(text):
@@ -142,7 +151,8 @@ def bind_value(value: str | Node) -> Node:
     return Literal(text)
 
 
-def _check_params(text: str, saved: SavedQuery | None, params: Mapping[str, Any]) -> dict[str, Node]:
+def check_params(text: str, saved: SavedQuery | None, params: Mapping[str, Any]) -> dict[str, Node]:
+    """Type ``params`` for ``text``; QueryError for a parameter the query lacks or a saved query's missing one."""
     bindings = {}
     for name, value in params.items():
         name = name.lstrip("?$")
@@ -168,7 +178,8 @@ def _check_params(text: str, saved: SavedQuery | None, params: Mapping[str, Any]
 _POSITION = re.compile(r"error at (\d+):(\d+):\s*(.*)", re.S)
 
 
-def _syntax_error(text: str, message: str, line: int | None = None, column: int | None = None) -> QueryError:
+def syntax_error(text: str, message: str, line: int | None = None, column: int | None = None) -> QueryError:
+    """A QueryError for a parser's ``message`` on ``text``: line, column and a caret under the spot."""
     match = _POSITION.search(message)
     if match:
         line, column, message = int(match.group(1)), int(match.group(2)), match.group(3)
@@ -247,7 +258,7 @@ def _run_oxigraph(store: ox.Store, text: str, bindings: Mapping[str, Node]) -> Q
         result = store.query(text, prefixes=PREFIXES, substitutions=substitutions)
         return _convert_ox(result, _graph_kind(text))
     except SyntaxError as exc:
-        raise _syntax_error(text, str(exc)) from None
+        raise syntax_error(text, str(exc)) from None
     except RuntimeError as exc:
         missing = re.search(r"variable \?(\w+) in its SELECT projection", str(exc))
         if missing:
@@ -266,7 +277,7 @@ def _run_rdflib(graph: Graph, text: str, bindings: Mapping[str, Node]) -> QueryR
     try:
         result = graph.query(text, initNs=PREFIXES, initBindings=dict(bindings))
     except ParseException as exc:
-        raise _syntax_error(text, exc.msg, exc.lineno, exc.col) from None
+        raise syntax_error(text, exc.msg, exc.lineno, exc.col) from None
     except Exception as exc:  # rdflib raises many exception types while evaluating
         raise QueryError(f"query failed: {exc}") from exc
     if result.type == "ASK":
@@ -306,6 +317,36 @@ def _timeout_error(timeout: float) -> QueryError:
     )
 
 
+#: stack of the threads that run queries: Oxigraph's parser recurses once per nesting level and per
+#: operator of a chain (7,000 UNIONs overflow the default 8 MB); address space only, not memory used
+QUERY_STACK_BYTES = 512 * 1024 * 1024
+_STACK_LOCK = threading.Lock()
+
+
+def _start_thread(target: Callable[[], None], name: str) -> threading.Thread:
+    """Start a daemon thread with :data:`QUERY_STACK_BYTES` of stack."""
+    with _STACK_LOCK:
+        previous = threading.stack_size(QUERY_STACK_BYTES)
+        try:
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+        finally:
+            threading.stack_size(previous)
+    return thread
+
+
+def check_depth(text: str, max_depth: int = DEFAULT_MAX_DEPTH) -> None:
+    """QueryError if ``text`` nests brackets deeper than ``max_depth`` (texts the lexer cannot read are
+    left to the engine, which reports their syntax error)."""
+    try:
+        depth = inspect(text).depth
+    except LexError:
+        return
+    if depth > max_depth:
+        raise QueryError(f"the query nests {depth} levels of brackets, over the limit of {max_depth}; "
+                         "flatten the groups")
+
+
 def _in_thread(func: Callable[[], QueryResult], timeout: float | None) -> QueryResult:
     """Run ``func`` in a daemon thread; raise QueryError if it has not finished after ``timeout`` seconds
     (None: wait until it finishes)."""
@@ -317,8 +358,7 @@ def _in_thread(func: Callable[[], QueryResult], timeout: float | None) -> QueryR
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
             box["error"] = exc
 
-    worker = threading.Thread(target=target, name="kg-query", daemon=True)
-    worker.start()
+    worker = _start_thread(target, "kg-query")
     worker.join(timeout)
     if worker.is_alive():
         raise _timeout_error(timeout or 0.0)
@@ -339,7 +379,7 @@ class _QueryThread:
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._pid = os.getpid()
         self._busy = False
-        threading.Thread(target=self._loop, name="kg-query-main", daemon=True).start()
+        _start_thread(self._loop, "kg-query-main")
 
     def _loop(self) -> None:
         while True:
@@ -446,7 +486,7 @@ def _run_update(graph: Graph, text: str) -> QueryResult:
         else:
             graph.update(text, initNs=PREFIXES)
     except SyntaxError as exc:
-        raise _syntax_error(text, str(exc)) from None
+        raise syntax_error(text, str(exc)) from None
     except Exception as exc:  # noqa: BLE001
         raise QueryError(f"update failed: {exc}") from exc
     after = len(graph)
@@ -474,7 +514,8 @@ def run_query(graph: Graph, text_or_saved_name: str, params: Mapping[str, Any] |
     worker process that is then killed (see the module docstring); None sets no time limit.
     """
     text, saved = resolve_query(text_or_saved_name)
-    bindings = _check_params(text, saved, params or {})
+    check_depth(text)
+    bindings = check_params(text, saved, params or {})
     started = time.perf_counter()
     if is_update(text):
         if not allow_update:

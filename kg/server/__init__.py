@@ -21,7 +21,8 @@ def create_app(graph: Any, **limits: Any) -> Any:
 def from_env() -> Any:
     """The app for ``uvicorn --factory kg.server:from_env``: the graph from ``KG_GRAPH`` (an RDF file) or
     ``KG_STORE`` (an Oxigraph store directory, opened read-only), limits from ``KG_TIMEOUT``,
-    ``KG_MAX_ROWS``, ``KG_MAX_QUERY_BYTES`` and ``KG_CORS`` (an origin)."""
+    ``KG_MAX_ROWS``, ``KG_MAX_QUERY_BYTES``, ``KG_WORKERS``, ``KG_CORS`` (an origin) and ``KG_ALLOWED_HOSTS``
+    (comma-separated Host names added to the defaults)."""
     from kg.store import graph_from_options
 
     graph = graph_from_options(os.environ.get("KG_GRAPH"), os.environ.get("KG_STORE"))
@@ -32,6 +33,12 @@ def from_env() -> Any:
         limits["max_rows"] = int(os.environ["KG_MAX_ROWS"])
     if os.environ.get("KG_MAX_QUERY_BYTES"):
         limits["max_query_bytes"] = int(os.environ["KG_MAX_QUERY_BYTES"])
+    if os.environ.get("KG_WORKERS"):
+        limits["workers"] = int(os.environ["KG_WORKERS"])
+    if os.environ.get("KG_ALLOWED_HOSTS"):
+        from kg.server.app import DEFAULT_HOSTS
+
+        limits["allowed_hosts"] = [*DEFAULT_HOSTS, *os.environ["KG_ALLOWED_HOSTS"].split(",")]
     if os.environ.get("KG_CORS"):
         limits["cors"] = os.environ["KG_CORS"]
     return create_app(graph, **limits)

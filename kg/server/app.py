@@ -3,10 +3,16 @@
 Routes: ``/sparql`` (GET, POST), ``/health``, ``/`` (query editor), ``/paper/<hex>``, ``/<kind>/<slug>``
 (method, dataset, task, metric, modality), ``/entity?iri=`` (any resource), ``/api/graph`` (the
 vis-network data of a query's result) and ``/static/...`` (every asset, vis-network included: no CDN).
-Queries run off the event loop in worker threads, so the server answers other requests meanwhile.
+Every query runs in a pool of worker processes (:mod:`kg.server.pool`) with a hard time limit, a memory
+cap and a result limit enforced while the result streams, after the token-level checks of
+:mod:`kg.server.guard`. Requests must name an allowed ``Host`` (DNS rebinding), and a browser POST from
+another origin is refused unless CORS was opted into.
 """
 from __future__ import annotations
 
+import contextlib
+import io
+import tempfile
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -15,30 +21,37 @@ from typing import Any, Awaitable, Callable
 import anyio
 import jinja2
 import networkx as nx
-from rdflib import Graph
+from rdflib import Graph, URIRef
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from kg.errors import KGError, NotFoundError, QueryError
 from kg.namespaces import PREFIXES
-from kg.results import render
-from kg.saved import list_saved
+from kg.query import QueryResult, check_params
+from kg.saved import SavedQuery, list_saved
 from kg.server.explore import ENTITY_KINDS, entity_page, iri_of_path, page_path
-from kg.server.guard import Refused, check_query
+from kg.server.guard import DEFAULT_MAX_DEPTH, Refused, check_iri, check_query
+from kg.server.pool import WorkerPool
 from kg.server.protocol import negotiate, parse_request
-from kg.server.runner import QueryRunner
 from kg.store import new_graph, oxigraph_of
 
-__all__ = ["create_app", "DEFAULT_MAX_QUERY_BYTES", "DEFAULT_TIMEOUT", "DEFAULT_MAX_ROWS"]
+__all__ = ["create_app", "DEFAULT_MAX_QUERY_BYTES", "DEFAULT_TIMEOUT", "DEFAULT_MAX_ROWS", "DEFAULT_HOSTS"]
 
 HERE = Path(__file__).parent
 DEFAULT_MAX_QUERY_BYTES = 64 * 1024
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MAX_ROWS = 10_000
+DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024
+DEFAULT_WORKERS = 2
+#: address space a worker may add to what it holds after loading the graph, in MB
+DEFAULT_WORKER_MEMORY_MB = 1024
+#: Host names served by default (any other Host header gets 400: DNS rebinding)
+DEFAULT_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
 #: at most this many nodes drawn in the explorer's graph view
 GRAPH_VIEW_MAX_NODES = 300
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -83,13 +96,15 @@ def _error(message: str, status: int) -> PlainTextResponse:
 
 
 class _State:
-    """What the handlers share: the graph, the runner, the typed graph (built on first use)."""
+    """What the handlers share: the graph, the worker pool, the typed graph (built on first use)."""
 
-    def __init__(self, graph: Graph, runner: QueryRunner, max_query_bytes: int) -> None:
+    def __init__(self, graph: Graph, pool: WorkerPool, max_query_bytes: int, max_depth: int) -> None:
         self.graph = graph
-        self.runner = runner
+        self.pool = pool
         self.max_query_bytes = max_query_bytes
+        self.max_depth = max_depth
         self.triples = len(graph)  # served read-only: counted once
+        self.saved: dict[str, SavedQuery] = {q.text.strip(): q for q in list_saved()}
         self._typed: nx.Graph | None = None
         self._lock = threading.Lock()
         self.limiter = anyio.CapacityLimiter(32)
@@ -101,6 +116,23 @@ class _State:
 
                 self._typed = typed_graph(self.graph)
             return self._typed
+
+    def substitutions(self, text: str, params: dict[str, str]) -> dict[str, list[Any]]:
+        """The worker's substitutions for ``params``; Refused (400) for a parameter the query lacks, an
+        invalid IRI, or a saved query run without the parameters it needs."""
+        saved = self.saved.get(text.strip())
+        try:
+            bindings = check_params(text, saved, params)
+        except QueryError as exc:
+            raise Refused(str(exc).replace("--param ", "param.")) from None
+        out: dict[str, list[Any]] = {}
+        for name, node in bindings.items():
+            if isinstance(node, URIRef):
+                out[name] = ["iri", check_iri(str(node), f"parameter {name}"), None, None]
+            else:
+                datatype = getattr(node, "datatype", None)
+                out[name] = ["literal", str(node), str(datatype) if datatype else None, getattr(node, "language", None)]
+        return out
 
 
 async def _read_body(request: Request, limit: int) -> bytes:
@@ -135,25 +167,93 @@ def _handler(func: Callable[[Request], Awaitable[Response]]) -> Callable[[Reques
     return wrapped
 
 
+def _result_of(kind: str, body: bytes) -> QueryResult:
+    """A worker's SPARQL JSON (SELECT, ASK) or N-Triples (graphs) answer as a QueryResult."""
+    if kind == "graph":
+        graph = Graph(bind_namespaces="none")
+        graph.parse(data=body, format="nt")
+        return QueryResult(kind="construct", graph=graph)
+    from rdflib.query import Result
+
+    parsed = Result.parse(io.BytesIO(body), format="json")
+    if parsed.type == "ASK":
+        return QueryResult(kind="ask", boolean=bool(parsed.askAnswer))
+    return QueryResult(kind="select", columns=[str(v) for v in parsed.vars or []], rows=[tuple(r) for r in parsed])
+
+
+class _SameOrigin:
+    """ASGI middleware: refuse a POST whose ``Origin`` (or ``Sec-Fetch-Site``) says another site sent it,
+    unless that origin is allowed by CORS. Stops cross-site form posts from running queries."""
+
+    def __init__(self, app: Any, allowed: list[str] | bool) -> None:
+        self.app = app
+        self.allowed = allowed
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST" and self.allowed is not True:
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+            origin = headers.get("origin")
+            host = headers.get("host", "")
+            allowed = self.allowed or []
+            cross = False
+            if origin is not None and origin not in allowed:
+                cross = origin == "null" or origin.split("://", 1)[-1] != host
+            if headers.get("sec-fetch-site") == "cross-site" and (origin is None or origin not in allowed):
+                cross = True
+            if cross:
+                await _error(f"cross-origin POST from {origin or 'another site'} refused; start the server with "
+                             "--cors ORIGIN to allow that page", 403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def create_app(graph: Graph, *, max_query_bytes: int = DEFAULT_MAX_QUERY_BYTES, timeout: float = DEFAULT_TIMEOUT,
-               max_rows: int = DEFAULT_MAX_ROWS, cors: str | list[str] | bool = False, isolate: bool = False,
-               max_runaways: int = 2) -> Starlette:
+               max_rows: int = DEFAULT_MAX_ROWS, max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+               cors: str | list[str] | bool = False, workers: int = DEFAULT_WORKERS,
+               worker_memory_mb: int | None = DEFAULT_WORKER_MEMORY_MB, max_depth: int = DEFAULT_MAX_DEPTH,
+               allowed_hosts: list[str] | None = None) -> Starlette:
     """The Starlette app serving ``graph`` read-only.
 
-    ``max_query_bytes``: larger queries get 413; ``timeout``: seconds per query (503 when reached);
-    ``max_rows``: larger results get 400; ``cors``: an origin (or list, or True for any) allowed to call
-    from browsers, off by default; ``isolate``: run each query in a forked process killed at the time
-    limit (see :mod:`kg.server.runner`).
+    ``max_query_bytes``: larger queries get 413; ``timeout``: seconds per query, after which the worker
+    running it is killed (503); ``max_rows`` / ``max_result_bytes``: larger results are stopped while they
+    stream (400); ``workers``: query processes; ``worker_memory_mb``: address space a worker may use beyond
+    the loaded graph (None: no cap); ``max_depth``: bracket nesting allowed; ``allowed_hosts``: Host names
+    served (default :data:`DEFAULT_HOSTS`); ``cors``: an origin (or list, or True for any) allowed to call
+    from browsers, off by default. The workers start with the app's lifespan.
     """
     if oxigraph_of(graph) is None:  # run everything on Oxigraph, which never fetches FROM <url> graphs
         copy = new_graph()
         copy.addN((s, p, o, copy) for s, p, o in graph)
         graph = copy
-    state = _State(graph, QueryRunner(graph, timeout=timeout, max_rows=max_rows, isolate=isolate,
-                                      max_runaways=max_runaways), max_query_bytes)
+    store = oxigraph_of(graph)
+    data_dir = tempfile.TemporaryDirectory(prefix="kg-serve-data-")
+    data = Path(data_dir.name) / "graph.nq"
+    import pyoxigraph as ox
+
+    store.dump(str(data), ox.RdfFormat.N_QUADS)
+    pool = WorkerPool(data, size=workers, timeout=timeout, max_rows=max_rows, max_bytes=max_result_bytes,
+                      memory_mb=worker_memory_mb, prefixes=dict(PREFIXES))
+    state = _State(graph, pool, max_query_bytes, max_depth)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> Any:
+        await pool.start()
+        try:
+            yield
+        finally:
+            await pool.close()
+            data_dir.cleanup()
 
     async def run_blocking(func: Callable[..., Any], *args: Any) -> Any:
         return await anyio.to_thread.run_sync(func, *args, limiter=state.limiter)
+
+    async def run_checked(text: str, params: dict[str, str], accept: str | None,
+                          format_param: str | None) -> tuple[dict[str, Any], bytes, str]:
+        found = check_query(text, max_query_bytes, max_depth)
+        name, media = negotiate((found.form or "select").lower(), accept, format_param)
+        subs = state.substitutions(text, params)
+        header, body = await pool.run(text, name, subs)
+        return header, body, media
 
     @_handler
     async def sparql(request: Request) -> Response:
@@ -163,19 +263,16 @@ def create_app(graph: Graph, *, max_query_bytes: int = DEFAULT_MAX_QUERY_BYTES, 
         if request.method == "POST":
             body = await _read_body(request, 3 * max_query_bytes)
         proto = parse_request(request.method, request.headers.get("content-type", ""), request.url.query, body)
-
-        def run() -> tuple[bytes, str]:
-            check_query(proto.query, max_query_bytes)
-            result = state.runner.run(proto.query, proto.params)
-            name, media = negotiate(result.kind, request.headers.get("accept"), proto.format_param)
-            return render(result, name), media
-
-        data, media = await run_blocking(run)
+        _, data, media = await run_checked(proto.query, proto.params, request.headers.get("accept"),
+                                           proto.format_param)
         charset = "; charset=utf-8" if media.startswith("text/") or "json" in media or "xml" in media else ""
         return Response(data, media_type=media + charset, headers={"Vary": "Accept"})
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"status": "ok", "triples": state.triples, "runaway_queries": state.runner.runaways()})
+        stats = pool.stats
+        return JSONResponse({"status": "ok", "triples": state.triples, "workers": stats.workers,
+                             "starting": stats.starting, "busy": stats.busy, "restarts": stats.restarts,
+                             "timeouts": stats.timeouts, "crashes": stats.crashes})
 
     async def index(request: Request) -> Response:
         saved = [{"name": q.name, "description": q.description, "params": q.params, "text": q.text}
@@ -186,6 +283,7 @@ def create_app(graph: Graph, *, max_query_bytes: int = DEFAULT_MAX_QUERY_BYTES, 
                      max_rows=max_rows, timeout=timeout)
 
     async def show(iri: str) -> Response:
+        check_iri(iri, "the resource")
         page = await run_blocking(lambda: entity_page(state.graph, state.typed(), iri))
         if page is None:
             return _page("missing.html", status=404, iri=iri)
@@ -209,12 +307,15 @@ def create_app(graph: Graph, *, max_query_bytes: int = DEFAULT_MAX_QUERY_BYTES, 
     async def graph_view(request: Request) -> Response:
         body = await _read_body(request, 3 * max_query_bytes)
         proto = parse_request("POST", request.headers.get("content-type", ""), "", body)
+        found = check_query(proto.query, max_query_bytes, max_depth)
+        graphish = found.form in ("CONSTRUCT", "DESCRIBE")
+        header, data = await pool.run(proto.query, "nt" if graphish else "json",
+                                      state.substitutions(proto.query, proto.params))
 
         def build() -> dict[str, Any]:
             from kg.viz import render, views
 
-            check_query(proto.query, max_query_bytes)
-            result = state.runner.run(proto.query, proto.params)
+            result = _result_of(header["kind"], data)
             if result.kind == "ask":
                 return {"nodes": [], "edges": [], "message": "an ASK result names no nodes"}
             typed = state.typed()
@@ -226,11 +327,11 @@ def create_app(graph: Graph, *, max_query_bytes: int = DEFAULT_MAX_QUERY_BYTES, 
             if h.number_of_nodes() > GRAPH_VIEW_MAX_NODES:
                 h = views.overview(h, top=GRAPH_VIEW_MAX_NODES)
                 note = f"showing the {GRAPH_VIEW_MAX_NODES} most central nodes"
-            data = render.payload(h)
-            for node in data["nodes"]:
+            payload = render.payload(h)
+            for node in payload["nodes"]:
                 node["href"] = page_path(node["id"])
-            data["message"] = note
-            return data
+            payload["message"] = note
+            return payload
 
         return JSONResponse(await run_blocking(build))
 
@@ -253,9 +354,15 @@ def create_app(graph: Graph, *, max_query_bytes: int = DEFAULT_MAX_QUERY_BYTES, 
         Route("/static/{name}", static, methods=["GET"]),
         Route("/{kind}/{key:path}", readable, methods=["GET"]),
     ]
-    middleware = []
+    hosts = list(allowed_hosts) if allowed_hosts is not None else list(DEFAULT_HOSTS)
+    origins: list[str] | bool = False
     if cors:
-        origins = ["*"] if cors is True else ([cors] if isinstance(cors, str) else list(cors))
-        middleware.append(Middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST"],
-                                     allow_headers=["Accept", "Content-Type"]))
-    return Starlette(routes=routes, middleware=middleware)
+        origins = True if cors is True else ([cors] if isinstance(cors, str) else list(cors))
+        if isinstance(origins, list) and "*" in origins:
+            origins = True
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts),
+                  Middleware(_SameOrigin, allowed=origins)]
+    if origins:
+        middleware.append(Middleware(CORSMiddleware, allow_origins=["*"] if origins is True else origins,
+                                     allow_methods=["GET", "POST"], allow_headers=["Accept", "Content-Type"]))
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

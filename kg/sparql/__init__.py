@@ -1,0 +1,1 @@
+"""SPARQL text handling that needs no engine: a lexer and the read-only safety checks built on it."""
