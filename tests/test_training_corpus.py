@@ -1,0 +1,166 @@
+"""The training corpus tools: the validator, the span projection, the splits and the shipped standoff."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given, strategies as st
+
+from training.corpus import (ANNOTATIONS, check, project, read_standoff, split_of, standoff, text_hash,
+                             typed_forms)
+from training.schema import problems
+
+TEXT = ("We propose GraphMix, which trains graph neural networks (GNNs) with mixup. Unlike plain neural "
+        "networks, GNNs see edges. On Cora, GraphMix reaches 83.9% accuracy, beating GCN.")
+
+
+def ann(**fields):
+    base = {"id": "x", "name": None, "proposes": [], "methods": [], "datasets": [], "modalities": [], "tasks": [],
+            "metrics": [], "code": [], "results": [], "relations": [], "notes": ""}
+    base.update(fields)
+    return base
+
+
+def item(label, *aliases):
+    return {"label": label, "aliases": list(aliases)}
+
+
+GOOD = ann(name="GraphMix", proposes=[{"type": "Method", **item("GraphMix")}],
+           methods=[item("graph neural networks", "GNNs"), item("neural networks"), item("mixup"), item("GCN")],
+           datasets=[item("Cora")], modalities=["graph"], metrics=[item("accuracy")],
+           results=[{"metric": "accuracy", "value": "83.9%", "dataset": "Cora"}],
+           relations=[["GraphMix", "evaluatedOn", "Cora"], ["GraphMix", "comparesWith", "GCN"]])
+
+
+def test_a_valid_annotation_has_no_problems():
+    assert problems(GOOD, TEXT) == []
+
+
+def test_the_validator_rejects_each_kind_of_error():
+    cases = {
+        "does not occur verbatim": ann(methods=[item("Graph Neural Networks")]),
+        "is not a term of the list": ann(modalities=["graphs"]),
+        "is not one of": ann(proposes=[{"type": "Model", **item("GraphMix")}]),
+        "relation": ann(methods=[item("GCN")], relations=[["GCN", "beats", "GCN"]]),
+        "number": ann(metrics=[item("accuracy")], datasets=[item("Cora")],
+                      results=[{"metric": "accuracy", "value": "91.2%", "dataset": "Cora"}]),
+        "duplicate item": ann(methods=[item("GCN"), item("GCN")]),
+        "alias repeats": ann(methods=[item("GCN", "GCN")]),
+    }
+    for expected, bad in cases.items():
+        found = problems(bad, TEXT)
+        assert any(expected in p for p in found), (expected, found)
+
+
+def test_projection_places_longest_forms_first_and_every_occurrence():
+    spans, unplaced = project(GOOD, TEXT)
+    found = [(TEXT[s.start:s.end], s.label, s.proposed) for s in spans]
+    assert all(TEXT[s.start:s.end] == s.text for s in spans)
+    assert found.count(("GNNs", "Method", False)) == 2           # an alias, placed twice
+    assert found.count(("GraphMix", "Method", True)) == 2        # a label that occurs twice
+    # "neural networks" inside "graph neural networks" is not placed; the free-standing one is
+    starts = [s.start for s in spans if s.text == "neural networks"]
+    assert starts == [TEXT.index("neural networks", TEXT.index("plain"))]
+    assert not any(a.start < b.end and b.start < a.end for a in spans for b in spans if a is not b)
+    assert unplaced == []
+
+
+def test_projection_skips_forms_inside_longer_spans_and_reports_them():
+    text = "We study graph neural networks."
+    spans, unplaced = project(ann(methods=[item("graph neural networks"), item("neural networks")]), text)
+    assert [(s.text, s.start) for s in spans] == [("graph neural networks", 9)]
+    assert unplaced == ["Method 'neural networks'"]
+
+
+def test_projection_respects_word_boundaries_and_titles():
+    text = "BERTology is not BERT."
+    spans, unplaced = project(ann(name="Tool", proposes=[{"type": "Method", **item("Tool")}],
+                                  methods=[item("BERT")]), text)
+    assert [(s.text, s.start) for s in spans] == [("BERT", 17)]
+    assert unplaced == ["Method 'Tool'"]                           # a name taken from the title
+
+
+def test_projection_of_latex_and_unicode_text():
+    text = "We bound the $\\ell_2$-regret of Müller–Hinton nets ($\\epsilon$-greedy) on ImageNet‑1k."
+    a = ann(methods=[item("Müller–Hinton nets"), item("$\\epsilon$-greedy")], datasets=[item("ImageNet‑1k")],
+            metrics=[item("$\\ell_2$-regret")])
+    assert problems(a, text) == []
+    spans, unplaced = project(a, text)
+    assert sorted(text[s.start:s.end] for s in spans) == sorted(
+        ["Müller–Hinton nets", "$\\epsilon$-greedy", "ImageNet‑1k", "$\\ell_2$-regret"])
+    assert unplaced == []
+
+
+@given(st.text(min_size=1, max_size=30))
+def test_splits_are_fixed_and_named(record_id):
+    assert split_of(record_id) == split_of(record_id) in {"train", "dev", "test"}
+
+
+def test_split_shares_are_about_80_10_10():
+    counts = {"train": 0, "dev": 0, "test": 0}
+    for i in range(10_000):
+        counts[split_of(f"neurips2020_{i:05d}")] += 1
+    assert 7700 < counts["train"] < 8300 and 800 < counts["dev"] < 1200 and 800 < counts["test"] < 1200
+
+
+def test_check_catches_changed_texts_stale_spans_and_duplicates(tmp_path):
+    record = {"id": "r1", "title": "", "abstract": TEXT}
+    entry, _ = standoff(GOOD, record)
+    path = tmp_path / "a.jsonl"
+    assert check([(path, 1, entry)], {"r1": record}) == []
+    changed = {"r1": {**record, "abstract": TEXT + " More."}}
+    assert "changed since it was annotated" in check([(path, 1, entry)], changed)[0]
+    stale = {**entry, "spans": entry["spans"][1:]}
+    assert any("stale" in p for p in check([(path, 1, stale)], {"r1": record}))
+    assert any("twice" in p for p in check([(path, 1, entry), (path, 2, entry)], {"r1": record}))
+    assert any("not in the training pool" in p for p in check([(path, 1, entry)], {"r1": record}, pool=set()))
+
+
+def test_shipped_annotations_are_standoff_and_consistent():
+    """The shipped files hold no abstract text: ids, hashes, annotations and spans only."""
+    entries = read_standoff(sorted(ANNOTATIONS.glob("*.jsonl")))
+    assert entries
+    for path, number, entry in entries:
+        assert set(entry) == {"id", "sha256", "split", "annotation", "spans"}, (path, number)
+        assert entry["split"] == split_of(entry["id"])
+        assert len(entry["sha256"]) == 64 and "abstract" not in entry["annotation"]
+        known = set(typed_forms(entry["annotation"]))
+        for start, end, label, text, proposed in entry["spans"]:
+            assert end - start == len(text) and (text, label, proposed) in known, (path, number, text)
+    assert len({e["id"] for _, _, e in entries}) == len(entries)
+    assert text_hash("x") == "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"
+
+
+def test_an_annotation_becomes_the_scorers_prediction_graph():
+    """The agreement tool's graph: typed entities with labels and aliases, proposes, results, the abstract."""
+    from rdflib import Graph
+    from rdflib.compare import isomorphic
+
+    from kg.ids import paper_iri
+    from training.agreement import as_graph
+
+    got = as_graph([{"id": "x", "annotation": GOOD}], {"x": TEXT})
+    paper = paper_iri(TEXT)
+    expected = Graph().parse(format="turtle", data=f"""
+        @prefix kg: <https://w3id.org/paperkg/ontology#> .
+        @prefix id: <https://w3id.org/paperkg/id/> .
+        @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+        @prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+        @prefix dcterms: <http://purl.org/dc/terms/> .
+        <{paper}> a kg:Paper ; rdfs:label "GraphMix" ; dcterms:abstract {json.dumps(TEXT)} ;
+            kg:proposes id:method\\/graphmix ;
+            kg:usesMethod id:method\\/graph-neural-networks, id:method\\/neural-networks, id:method\\/mixup,
+                id:method\\/gcn ;
+            kg:usesDataset id:dataset\\/cora ; kg:hasModality id:modality\\/graph ; kg:usesMetric id:metric\\/accuracy ;
+            kg:reportsResult <{paper}/r0> .
+        <{paper}/r0> kg:value "83.9%" ; kg:metric id:metric\\/accuracy ; kg:dataset id:dataset\\/cora .
+        id:method\\/graphmix a kg:Method ; rdfs:label "GraphMix" .
+        id:method\\/graph-neural-networks a kg:Method ; rdfs:label "graph neural networks" ; skos:altLabel "GNNs" .
+        id:method\\/neural-networks a kg:Method ; rdfs:label "neural networks" .
+        id:method\\/mixup a kg:Method ; rdfs:label "mixup" .
+        id:method\\/gcn a kg:Method ; rdfs:label "GCN" .
+        id:dataset\\/cora a kg:Dataset ; rdfs:label "Cora" .
+        id:modality\\/graph a kg:Modality ; rdfs:label "graph" .
+        id:metric\\/accuracy a kg:Metric ; rdfs:label "accuracy" .
+    """)
+    assert isomorphic(got, expected), sorted(set(got) ^ set(expected))
