@@ -71,21 +71,26 @@ def as_graph(entries: list[dict[str, Any]], texts: dict[str, str]) -> Graph:
     return g
 
 
-def score(scorer: Path, gold: dict[str, Any], graph: Graph, ontology: list[Path]) -> dict[str, Any]:
-    """Run the shared scorer on ``gold`` against ``graph``; its JSON figures."""
+def score(scorer: Path, gold: dict[str, Any], graph: Graph, ontology: list[Path],
+          diff: bool = False) -> dict[str, Any]:
+    """Run the shared scorer on ``gold`` against ``graph``; its JSON figures (and its diff lines)."""
     with tempfile.TemporaryDirectory() as tmp:
         gold_path, graph_path = Path(tmp, "gold.json"), Path(tmp, "pred.ttl")
         gold_path.write_text(json.dumps(gold), encoding="utf-8")
         graph.serialize(graph_path, format="turtle")
         done = subprocess.run([sys.executable, str(scorer), str(gold_path), str(graph_path),
-                               *map(str, ontology), "--json"], capture_output=True, text=True)
+                               *map(str, ontology), "--json", *(["--diff"] if diff else [])],
+                              capture_output=True, text=True)
     if done.returncode != 0:
         raise CorpusError(f"{scorer} failed: {done.stderr.strip()[-500:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    lines = done.stdout.strip().splitlines()
+    figures = json.loads(lines[-1])
+    figures["diff"] = [line for line in lines[:-1] if line.strip()]
+    return figures
 
 
 def agreement(a: list[dict[str, Any]], b: list[dict[str, Any]], texts: dict[str, str], scorer: Path,
-              ontology: list[Path]) -> tuple[int, dict[str, Any], dict[str, Any]]:
+              ontology: list[Path], diff: bool = False) -> tuple[int, dict[str, Any], dict[str, Any]]:
     """Agreement of the ids in both ``a`` and ``b``: (count, figures with a as gold, with b as gold)."""
     both = sorted({e["id"] for e in a} & {e["id"] for e in b})
     pick = lambda entries: [e for e in sorted(entries, key=lambda e: e["id"]) if e["id"] in both]  # noqa: E731
@@ -97,7 +102,7 @@ def agreement(a: list[dict[str, Any]], b: list[dict[str, Any]], texts: dict[str,
             paper["abstract"] = texts[pid]
         return gold
 
-    return (len(both), score(scorer, with_text(ea), as_graph(eb, texts), ontology),
+    return (len(both), score(scorer, with_text(ea), as_graph(eb, texts), ontology, diff),
             score(scorer, with_text(eb), as_graph(ea, texts), ontology))
 
 
@@ -122,16 +127,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scorer", type=Path, required=True, help="the shared scorer, score.py")
     parser.add_argument("--ontology", type=Path, nargs="*", default=sorted(Path("ontology").glob("*.ttl")))
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--diff", action="store_true",
+                        help="also list, per paper, what A has and B lacks (missed) and the reverse (extra)")
     args = parser.parse_args(argv)
     try:
         a = [e for _, _, e in read_standoff([args.a])]
         b = [e for _, _, e in read_standoff([args.b])]
         corpus = read_corpus(args.corpus, {e["id"] for e in a} | {e["id"] for e in b})
         texts = {rid: rec["abstract"] for rid, rec in corpus.items()}
-        n, ab, ba = agreement(a, b, texts, args.scorer, args.ontology)
+        n, ab, ba = agreement(a, b, texts, args.scorer, args.ontology, args.diff)
     except CorpusError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.diff:
+        print("\n".join(ab["diff"]) + "\n")
     print(json.dumps({"n": n, "a_as_gold": ab, "b_as_gold": ba}) if args.json else table(n, ab, ba))
     return 0
 
