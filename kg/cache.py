@@ -59,6 +59,9 @@ def pipeline_fingerprint(model: str | None = None) -> str:
     package = Path(__file__).resolve().parent
     for path in [*sorted((package / "extract").rglob("*.py")), package / "resolve.py"]:
         h.update(path.name.encode() + b"\n" + path.read_bytes() + b"\n")
+    # the trained models shipped in the package (their weights decide mentions as much as the code does)
+    for path in sorted(p for p in (package / "models").rglob("*") if p.is_file()):
+        h.update(path.relative_to(package).as_posix().encode() + b"\n" + path.read_bytes() + b"\n")
     return h.hexdigest()[:32]
 
 

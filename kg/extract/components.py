@@ -31,13 +31,27 @@ for _name in ("mentions", "proposed", "paper_name"):
 #: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
 RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "term-phrase": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
                  "dataset-name": 3, "title-case": 3, "phrase": 2, "gerund-phrase": 2, "task-frame": 6, "statistical": 2, "modality-cue": 1,
-                 "modality-context": 1, "list-context": 4}
+                 "modality-context": 1, "list-context": 4, "model": 5}
+
+
+#: The rules whose mentions the trained entity model replaces (measured on the corpus dev split and
+#: gold_dev_corpus; see training/README.md): the noun-phrase and name heuristics. Vocabularies,
+#: abbreviations, learning settings, metric phrases and modality cues stay.
+MODEL_REPLACES: tuple[str, ...] = ()
 
 
 class EntityRecognizer:
-    """Finds typed entity mentions and stores them, sorted, on ``doc._.mentions``."""
+    """Finds typed entity mentions and stores them, sorted, on ``doc._.mentions``.
 
-    def __init__(self, nlp: Language, vocabulary: Vocabulary) -> None:
+    With ``use_model`` the spans of the trained entity model (``doc._.model_spans``, set by
+    ``paperkg_entity_model``) become mentions too (rule ``"model"``), the model's type wins over a rule's
+    on the same characters, and the rules named in ``drop_rules`` are not used.
+    """
+
+    def __init__(self, nlp: Language, vocabulary: Vocabulary, use_model: bool = False,
+                 drop_rules: tuple[str, ...] = MODEL_REPLACES) -> None:
+        self.use_model = use_model
+        self.drop_rules = frozenset(drop_rules) if use_model else frozenset()
         self.vocabulary = vocabulary
         self._term_forms = frozenset(t.form.lower() for t in vocabulary.terms)  # looked up per abbreviation
         self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
@@ -161,6 +175,8 @@ class EntityRecognizer:
             t = "Dataset" if T.dataset_context(span) else "Method"
             found.append(T.mention(span, t, "dataset-name" if t == "Dataset" else "name"))
         found += implied_modalities(doc, self.modality_concept)
+        if self.use_model:
+            found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules)
         kept = [m for m in resolve_overlaps(found) if keep_mention(m)
                 and not (m.type == "Metric" and (T.is_heading(m, doc.text) or T.numeric_precision(doc, m)))]
         kept = T.list_types(T.specific_tasks(kept), doc.text)
@@ -172,6 +188,26 @@ class EntityRecognizer:
         """The broader concepts of vocabulary concept ``iri`` (none for an unknown IRI)."""
         concept = self.vocabulary.concepts.get(iri)
         return concept.broader if concept is not None else ()
+
+
+def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str]) -> list[Mention]:
+    """``found`` without the ``drop_rules`` mentions, plus a ``"model"`` mention per model span.
+
+    Where a rule typed the very characters of a model span otherwise (a Modality cue aside), the model's
+    type wins; a vocabulary concept of the same characters and type is kept on the model's mention.
+    """
+    by_span = {(a, b): label for a, b, label, _ in spans}
+    concepts = {(m.start, m.end, m.type): m for m in found if m.concept}
+    out = [m for m in found if m.rule not in drop_rules
+           and (m.type == "Modality" or by_span.get((m.start, m.end), m.type) == m.type)]
+    for a, b, label, _ in spans:
+        span = doc.char_span(a, b)
+        if span is None:
+            continue
+        ref = concepts.get((a, b, label))
+        out.append(T.mention(span, label, "model", concept=ref.concept if ref else None,
+                             long_form=ref.long_form if ref else None, short_form=ref.short_form if ref else None))
+    return out
 
 
 def confirmed_by_model(mentions: list[Mention], stat_spans: list) -> list[Mention]:
@@ -256,10 +292,10 @@ def resolve_overlaps(mentions: list[Mention]) -> list[Mention]:
     return sorted(kept)
 
 
-@Language.factory("paperkg_entities")
-def make_entity_recognizer(nlp: Language, name: str) -> EntityRecognizer:
+@Language.factory("paperkg_entities", default_config={"use_model": False, "drop_rules": list(MODEL_REPLACES)})
+def make_entity_recognizer(nlp: Language, name: str, use_model: bool, drop_rules: list[str]) -> EntityRecognizer:
     """Factory of the entity-recognition component (reads the vocabularies in ``ontology/``)."""
-    return EntityRecognizer(nlp, load_vocabulary())
+    return EntityRecognizer(nlp, load_vocabulary(), use_model, tuple(drop_rules))
 
 
 class ProposalDetector:

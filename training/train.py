@@ -1,0 +1,120 @@
+"""Train paperkg's entity model on the training corpus and install it in the package.
+
+    python -m training.train --corpus ../shared/data/abstracts.jsonl.gz            # -> kg/models/corpus_ner
+
+Steps: read the standoff annotations (``training/annotations/*.jsonl``, or ``--annotations DIR``),
+check every one against its text (hash, spans), write the train and dev splits as spaCy DocBins
+tokenized as at run time (:mod:`training.docs`), run ``spacy train`` on CPU with a fixed seed (the
+config of ``training/scierc/config.cfg``: spaCy's CPU NER with its own tok2vec, warm-started from
+the installed English pipeline's NER), copy ``model-best`` to ``--output`` and print the dev scores.
+The test split is never read here.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from training.corpus import ANNOTATIONS, CorpusError, check, read_corpus, read_standoff
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = ROOT / "training" / "scierc" / "config.cfg"
+WARMSTART = ROOT / "training" / "scierc" / "warmstart.py"
+OUTPUT = ROOT / "kg" / "models" / "corpus_ner"
+
+
+def write_config(dest: Path, warm_start: str | None, seed: int) -> None:
+    """The training config at ``dest``: the shared NER config, this seed, the warm start if any."""
+    from spacy.util import load_config
+
+    config = load_config(CONFIG, interpolate=False)
+    config["system"]["seed"] = seed
+    if warm_start:
+        config["initialize"]["after_init"] = {"@callbacks": "paperkg.copy_ner_tok2vec.v1", "source": warm_start}
+    config.to_disk(dest)
+
+
+def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, warm_start: str | None = "auto",
+          max_epochs: int | None = None, seed: int = 0, workdir: Path | None = None, threads: int = 2) -> dict:
+    """Train the entity model from ``annotations`` joined with ``corpus``; install it at ``output``.
+
+    Returns the dev scores spaCy recorded for the best model. Raises CorpusError when an annotation
+    does not match its text (nothing is trained then).
+    """
+    from kg.extract.model import find_model, load_tokenizer
+    from training.docs import write_docbins
+
+    entries = read_standoff(sorted(annotations.glob("*.jsonl")))
+    if not entries:
+        raise CorpusError(f"{annotations}: no annotation files (*.jsonl)")
+    records = read_corpus(corpus, {e["id"] for _, _, e in entries})
+    found = check(entries, records)
+    if found:
+        raise CorpusError("the annotations do not match their texts:\n  " + "\n  ".join(found[:20]))
+    if warm_start == "auto":
+        warm_start = find_model()
+    work = workdir or Path(tempfile.mkdtemp(prefix="paperkg_ner_"))
+    nlp = load_tokenizer()  # tokenize exactly as the pipeline does at run time
+    stats = write_docbins(nlp, [e for _, _, e in entries], {k: r["abstract"] for k, r in records.items()}, work,
+                          splits=("train", "dev"))
+    for split, counts in stats.items():
+        print(f"{split}: {dict(counts)}")
+    if not stats["dev"]["docs"]:
+        raise CorpusError("the dev split is empty; annotate more abstracts (the split is fixed by the id's hash)")
+    write_config(work / "config.cfg", warm_start, seed)
+    cmd = [sys.executable, "-m", "spacy", "train", str(work / "config.cfg"), "--output", str(work / "run"),
+           "--paths.train", str(work / "train.spacy"), "--paths.dev", str(work / "dev.spacy")]
+    if warm_start:
+        cmd += ["--code", str(WARMSTART)]
+    if max_epochs is not None:
+        cmd += ["--training.max_epochs", str(max_epochs)]
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads),
+               MKL_NUM_THREADS=str(threads), PYTHONHASHSEED="0")
+    started = time.time()
+    subprocess.run(cmd, check=True, env=env)
+    best = work / "run" / "model-best"
+    tmp = output.with_name(output.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(best, tmp)
+    meta = json.loads((tmp / "meta.json").read_text())
+    meta["name"], meta["description"] = "corpus_ner", (
+        "paperkg's entity model (Method, Dataset, Task, Metric), trained on the train split of "
+        "paperkg's training corpus; see training/README.md")
+    (tmp / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+    if output.exists():
+        shutil.rmtree(output)
+    tmp.rename(output)
+    print(f"trained in {(time.time() - started) / 60:.1f} min; warm start: {warm_start}; model at {output}")
+    return meta.get("performance", {})
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, required=True, help="the corpus JSONL(.gz) holding the texts")
+    parser.add_argument("--annotations", type=Path, default=ANNOTATIONS, help="folder of standoff *.jsonl")
+    parser.add_argument("--output", type=Path, default=OUTPUT, help="where the trained model goes (replaced)")
+    parser.add_argument("--warm-start", default="auto",
+                        help="pipeline whose NER tok2vec initialises ours ('auto': the installed one; 'none')")
+    parser.add_argument("--max-epochs", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workdir", type=Path, default=None, help="keep the DocBins and the run here")
+    args = parser.parse_args(argv)
+    try:
+        scores = train(args.corpus, args.output, args.annotations,
+                       warm_start=None if args.warm_start == "none" else args.warm_start,
+                       max_epochs=args.max_epochs, seed=args.seed, workdir=args.workdir)
+    except CorpusError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(scores, indent=1, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
