@@ -116,10 +116,23 @@ def test_check_catches_changed_texts_stale_spans_and_duplicates(tmp_path):
     assert any("not in the training pool" in p for p in check([(path, 1, entry)], {"r1": record}, pool=set()))
 
 
+def test_the_shipped_corpus_has_its_size_and_double_annotations():
+    """At least 1,000 abstracts (100+ in test); the independent double annotations cover the adjudicated ones."""
+    entries = [e for _, _, e in read_standoff(sorted(ANNOTATIONS.glob("*.jsonl")))]
+    assert len(entries) >= 1000 and sum(e["split"] == "test" for e in entries) >= 100
+    adjudicated = {e["id"] for _, _, e in read_standoff([ANNOTATIONS / "adjudicated.jsonl"])}
+    for side in ("a1", "b1", "a2", "b2"):
+        ids = [e["id"] for _, _, e in read_standoff([ANNOTATIONS / "double" / f"{side}.jsonl"])]
+        assert sorted(ids) == sorted(adjudicated) and len(adjudicated) >= 100, side
+
+
 def test_shipped_annotations_are_standoff_and_consistent():
     """The shipped files hold no abstract text: ids, hashes, annotations and spans only."""
     entries = read_standoff(sorted(ANNOTATIONS.glob("*.jsonl")))
     assert entries
+    for path in sorted((ANNOTATIONS / "double").glob("*.jsonl")):  # each side on its own: ids repeat across sides
+        for _, _, entry in read_standoff([path]):
+            assert set(entry) == {"id", "sha256", "split", "annotation", "spans"}, path
     for path, number, entry in entries:
         assert set(entry) == {"id", "sha256", "split", "annotation", "spans"}, (path, number)
         assert entry["split"] == split_of(entry["id"])
@@ -171,3 +184,30 @@ def test_an_annotation_becomes_the_scorers_prediction_graph():
         id:metric\\/accuracy a kg:Metric ; rdfs:label "accuracy" .
     """)
     assert isomorphic(got, expected), sorted(set(got) ^ set(expected))
+
+
+def test_relation_agreement_matches_folded_triples():
+    from training.agreement import relation_agreement
+
+    a = [{"id": "x", "annotation": {"relations": [["GraphMix", "evaluatedOn", "Cora"], ["GraphMix", "comparesWith", "GCN"]]}}]
+    b = [{"id": "x", "annotation": {"relations": [["graphmix", "evaluatedOn", "Cora"], ["GraphMix", "extends", "GCN"]]}},
+         {"id": "y", "annotation": {"relations": [["A", "extends", "B"]]}}]  # not in a: ignored
+    got = relation_agreement(a, b)
+    assert (got["tp"], got["fp"], got["fn"]) == (1, 1, 1) and got["f1"] == 0.5
+
+
+def test_training_docs_carry_the_projected_spans_as_entities(nlp):
+    """Each span becomes an entity on the run-time tokens; one off the token grid is snapped and counted."""
+    from collections import Counter
+
+    from training.docs import to_doc
+
+    record = {"id": "r1", "title": "", "abstract": TEXT}
+    entry, _ = standoff(GOOD, record)
+    stats = Counter()
+    doc = to_doc(nlp, entry, TEXT, stats)
+    assert [(e.text, e.label_) for e in doc.ents] == [(t, label) for _, _, label, t, _ in entry["spans"]]
+    assert stats["snapped"] == 0 and stats["spans"] == len(entry["spans"])
+    odd = {**entry, "spans": [[29, 35, "Method", "ains g", False]]}  # inside "trains graph"
+    doc = to_doc(nlp, odd, TEXT, stats)
+    assert [e.text for e in doc.ents] == ["trains graph"] and stats["snapped"] == 1

@@ -102,8 +102,28 @@ def agreement(a: list[dict[str, Any]], b: list[dict[str, Any]], texts: dict[str,
             paper["abstract"] = texts[pid]
         return gold
 
-    return (len(both), score(scorer, with_text(ea), as_graph(eb, texts), ontology, diff),
-            score(scorer, with_text(eb), as_graph(ea, texts), ontology))
+    ab = score(scorer, with_text(ea), as_graph(eb, texts), ontology, diff)
+    ba = score(scorer, with_text(eb), as_graph(ea, texts), ontology)
+    ab["relations"], ba["relations"] = relation_agreement(ea, eb), relation_agreement(eb, ea)
+    return len(both), ab, ba
+
+
+def _norm(label: str) -> str:
+    return " ".join(label.lower().replace("-", " ").split())
+
+
+def relation_agreement(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
+    """Agreement on relation facts: exact ``[subject, relation, object]`` triples (case, hyphens and
+    spaces folded), with ``a`` as gold; over the ids in both."""
+    rel = {e["id"]: {(_norm(s), r, _norm(o)) for s, r, o in e["annotation"].get("relations", [])} for e in a}
+    other = {e["id"]: {(_norm(s), r, _norm(o)) for s, r, o in e["annotation"].get("relations", [])} for e in b}
+    both = rel.keys() & other.keys()
+    tp = sum(len(rel[i] & other[i]) for i in both)
+    gold, pred = sum(len(rel[i]) for i in both), sum(len(other[i]) for i in both)
+    p = tp / pred if pred else 1.0
+    r = tp / gold if gold else 1.0
+    return {"precision": round(p, 3), "recall": round(r, 3), "f1": round(2 * p * r / (p + r), 3) if p + r else 0.0,
+            "tp": tp, "fp": pred - tp, "fn": gold - tp}
 
 
 def table(n: int, ab: dict[str, Any], ba: dict[str, Any]) -> str:
@@ -114,6 +134,10 @@ def table(n: int, ab: dict[str, Any], ba: dict[str, Any]) -> str:
     for row in ROWS:
         x, y = ab[row], ba[row]
         lines.append(f"| {row} | {x['f1']:.3f} | {y['f1']:.3f} | {x['precision']:.3f} / {x['recall']:.3f} "
+                     f"| {x['tp'] + x['fn']} / {y['tp'] + y['fn']} |")
+    if "relations" in ab:
+        x, y = ab["relations"], ba["relations"]
+        lines.append(f"| relation facts | {x['f1']:.3f} | {y['f1']:.3f} | {x['precision']:.3f} / {x['recall']:.3f} "
                      f"| {x['tp'] + x['fn']} / {y['tp'] + y['fn']} |")
     lines.append(f"| name accuracy | {ab['name_accuracy']} | {ba['name_accuracy']} | | |")
     return "\n".join(lines)
