@@ -23,7 +23,7 @@ from pathlib import Path
 from rdflib import Graph
 
 from kg.assemble import write_graph
-from kg.cache import CACHE_DIR, CACHE_FILE, ExtractionCache, pipeline_fingerprint, text_key
+from kg.cache import CACHE_DIR, CACHE_FILE, ConfidentExtractions, ExtractionCache, pipeline_fingerprint, text_key
 from kg.corpus import merge_records
 from kg.engines import EngineOptions
 from kg.fragments import FRAGMENT_FILE, FragmentCache, writer_fingerprint
@@ -106,6 +106,17 @@ def _scratch_graph(out: Path, source: Path, on_disk: bool) -> Iterator[Graph]:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def _confidence_suffix(min_confidence: float | None) -> str:
+    """What ``min_confidence`` adds to the fragments' fingerprint (nothing when unset)."""
+    if min_confidence is None:
+        return ""
+    if not 0.0 <= min_confidence <= 1.0:
+        from kg.errors import KGError
+
+        raise KGError(f"--min-confidence {min_confidence:g} is outside [0, 1]; give a probability such as 0.5")
+    return f"|min-confidence={min_confidence:.3f}"
+
+
 @contextmanager
 def _pending_file(path: Path) -> Iterator[Path]:
     """A temporary path next to ``path``, renamed over it (fsynced) when the block succeeds, removed if not."""
@@ -126,7 +137,8 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
           max_chars: int | None = None, store: str | Path | None = None, views: bool = True,
           append: bool = False, cache: bool | str | Path | None = True, engine: str = "local",
           scheduler: str | None = None, in_process_below: int = 256,
-          chunk_size: int | None = None, disk_graph_above: int = DISK_GRAPH_PAPERS) -> BuildSummary:
+          chunk_size: int | None = None, disk_graph_above: int = DISK_GRAPH_PAPERS,
+          min_confidence: float | None = None) -> BuildSummary:
     """Build the knowledge graph of ``inputs`` into ``output_dir/kg.ttl`` (and a store, if given).
 
     ``append`` adds ``inputs`` to the build recorded in ``output_dir/manifest.json`` (rebuilt together,
@@ -134,7 +146,9 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
     ``engine`` names an entry of :data:`kg.engines.ENGINES` ("local" processes or "dask", with
     ``scheduler`` the Dask address); inputs under ``in_process_below`` abstracts are extracted in this
     process. Builds of ``disk_graph_above`` papers or more hold the graph in a temporary on-disk store
-    (bounded memory). The previous outputs stay untouched until the new ones are complete.
+    (bounded memory). ``min_confidence`` keeps only the links whose mention the entity model scored at
+    or above it (links found by rules alone carry no score and stay). The previous outputs stay
+    untouched until the new ones are complete.
     """
     from kg.manifest import Manifest, manifest_inputs, merge_inputs, read_manifest, write_manifest
 
@@ -169,7 +183,8 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
     fingerprint = pipeline_fingerprint(model)
     cache_file = _cache_path(cache, out)
     with ExtractionCache(cache_file, fingerprint) as extractions, \
-            FragmentCache(cache_file and cache_file.with_name(FRAGMENT_FILE), writer_fingerprint(fingerprint)) as fragments:
+            FragmentCache(cache_file and cache_file.with_name(FRAGMENT_FILE),
+                          writer_fingerprint(fingerprint + _confidence_suffix(min_confidence))) as fragments:
         keys = [text_key(p.abstract) for p in papers]
         known = extractions.keys()
         missing = [i for i, k in enumerate(keys) if k not in known]
@@ -190,7 +205,8 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
         # previous kg.ttl untouched
         with _pending_file(out / "kg.ttl") as ttl:
             with ttl.open("wb") as fh:
-                written = write_graph(papers, keys, extractions, fragments, fh)
+                view = extractions if min_confidence is None else ConfidentExtractions(extractions, min_confidence)
+                written = write_graph(papers, keys, view, fragments, fh)  # type: ignore[arg-type]
             summary.triples, summary.links, summary.proposes = written.triples, written.links, written.proposes
             summary.entities.update(written.entities)
             summary.fragments_reused = written.reused

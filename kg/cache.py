@@ -177,3 +177,29 @@ class ExtractionCache(SqliteCache):
     def put(self, key: str, extraction: PaperExtraction) -> None:
         """Store ``extraction`` under ``key`` (committed with the next full batch or :meth:`flush`)."""
         self._add((self.fingerprint, key, pickle.dumps(extraction, protocol=pickle.HIGHEST_PROTOCOL)))
+
+
+def above_confidence(extraction: PaperExtraction, minimum: float) -> PaperExtraction:
+    """``extraction`` without the mentions a model scored under ``minimum`` (unscored mentions stay)."""
+    from dataclasses import replace
+
+    kept = [m for m in extraction.mentions if m.confidence is None or m.confidence >= minimum]
+    return extraction if len(kept) == len(extraction.mentions) else replace(extraction, mentions=kept)
+
+
+class ConfidentExtractions:
+    """A read view of an :class:`ExtractionCache` whose extractions keep only the mentions at or above
+    ``minimum`` confidence (``kg build --min-confidence``); writing goes to the cache unfiltered."""
+
+    def __init__(self, cache: ExtractionCache, minimum: float) -> None:
+        self.cache, self.minimum = cache, minimum
+        self.fingerprint = cache.fingerprint
+
+    def get(self, key: str) -> PaperExtraction | None:
+        """The filtered extraction of ``key``, or None."""
+        found = self.cache.get(key)
+        return above_confidence(found, self.minimum) if found is not None else None
+
+    def get_many(self, keys: Iterable[str], chunk: int = 500) -> Iterator[PaperExtraction]:
+        """The filtered extractions of ``keys``, in order."""
+        return (above_confidence(ex, self.minimum) for ex in self.cache.get_many(keys, chunk))

@@ -18,7 +18,8 @@ LABELS: tuple[str, ...] = ("Method", "Dataset", "Task", "Metric")
 
 
 def to_doc(nlp: Any, entry: dict[str, Any], text: str, stats: Counter | None = None) -> Doc:
-    """``text`` tokenized by ``nlp``'s tokenizer, with ``entry``'s spans as ``doc.ents``."""
+    """``text`` tokenized by ``nlp``'s tokenizer, with ``entry``'s spans as ``doc.ents`` (for a NER) and
+    as ``doc.spans["sc"]`` (for a span categoriser)."""
     doc = nlp.make_doc(text)
     spans = []
     for start, end, label, _surface, _proposed in entry["spans"]:
@@ -34,6 +35,7 @@ def to_doc(nlp: Any, entry: dict[str, Any], text: str, stats: Counter | None = N
         stats["spans"] += len(kept)
         stats["dropped overlapping"] += len(spans) - len(kept)
     doc.ents = kept
+    doc.spans["sc"] = kept
     return doc
 
 

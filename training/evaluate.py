@@ -24,24 +24,35 @@ from training.corpus import ANNOTATIONS, as_gold, read_corpus, read_standoff
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: The heuristic rules: noun phrases, gerunds, task frames, capitalised terms, coined names.
+NOISY = ["phrase", "gerund-phrase", "task-frame", "title-case", "name", "dataset-name", "term-phrase", "list-context"]
+
 #: name -> the ``paperkg_entities`` configuration it runs.
 VARIANTS: dict[str, dict[str, Any]] = {
     "rules": {"use_model": False},
     "model+rules": {"use_model": True, "drop_rules": []},
-    "model+core-rules": {"use_model": True, "drop_rules": ["phrase", "gerund-phrase", "task-frame", "title-case",
-                                                           "name", "dataset-name", "term-phrase", "list-context"]},
+    "model+core-rules": {"use_model": True, "drop_rules": NOISY},
+    "rules-confirmed": {"use_model": True, "drop_rules": [], "add_types": [], "confirm_rules": NOISY},
+    "rules-confirmed+model-metrics": {"use_model": True, "drop_rules": [], "add_types": ["Metric"],
+                                      "confirm_rules": NOISY},
+    "rules-confirmed+model-methods": {"use_model": True, "drop_rules": [], "add_types": ["Method"],
+                                      "confirm_rules": NOISY},
+    "rules-confirmed+model-tasks": {"use_model": True, "drop_rules": [], "add_types": ["Task"],
+                                    "confirm_rules": NOISY},
 }
 COLUMNS = ("all_entities", "Method", "Dataset", "Modality", "Task", "Metric", "proposes", "results")
 
 
-def build_graph(inputs: list[Path], out: Path, variant: dict[str, Any], model: Path | None = None) -> Path:
+def build_graph(inputs: list[Path], out: Path, variant: dict[str, Any], model: Path | None = None,
+                beam_width: int = 1, threshold: float = 0.0) -> Path:
     """Build ``inputs`` with the entity stage configured as ``variant`` (and the entity model at ``model``,
     None: the shipped one); the path of the Turtle."""
     from kg import build as kg_build
     from kg.extract import model as kg_model
 
     kg_model.COMPONENT_CONFIG["paperkg_entities"] = dict(variant)
-    kg_model.COMPONENT_CONFIG["paperkg_entity_model"] = {"model_path": str(model) if model else None}
+    kg_model.COMPONENT_CONFIG["paperkg_entity_model"] = {"model_path": str(model) if model else None,
+                                                        "beam_width": beam_width, "threshold": threshold}
     kg_model._load_nlp.cache_clear()
     kg_build.build(inputs, out, workers=1, views=False, cache=False)
     return out / "kg.ttl"
@@ -92,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument("--annotations", type=Path, default=ANNOTATIONS, help="folder of standoff *.jsonl")
     parser.add_argument("--model", type=Path, help="the entity model to run (default: the shipped one)")
+    parser.add_argument("--beam-width", type=int, default=1, help="the NER model's beam (1: greedy)")
+    parser.add_argument("--threshold", type=float, default=0.0, help="the span model's minimum score")
     args = parser.parse_args(argv)
     scorer = args.eval / "score.py"
     work = Path(tempfile.mkdtemp(prefix="paperkg_eval_"))
@@ -108,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     for variant in args.variant or list(VARIANTS):
         for name, (inputs, gold, corpus) in sets.items():
             started = time.perf_counter()
-            graph = build_graph(inputs, work / f"{variant}-{len(figures[name])}-{abs(hash(name))}", VARIANTS[variant], args.model)
+            graph = build_graph(inputs, work / f"{variant}-{len(figures[name])}-{abs(hash(name))}", VARIANTS[variant], args.model,
+                                args.beam_width, args.threshold)
             figures[name][variant] = score(scorer, gold, graph, corpus)
             print(f"{variant} on {name}: all-entities F1 {figures[name][variant]['all_entities']['f1']:.3f} "
                   f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)

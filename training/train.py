@@ -24,24 +24,34 @@ from pathlib import Path
 from training.corpus import ANNOTATIONS, CorpusError, check, read_corpus, read_standoff
 
 ROOT = Path(__file__).resolve().parents[1]
-CONFIG = ROOT / "training" / "scierc" / "config.cfg"
+#: architecture -> its training config
+CONFIGS = {"ner": ROOT / "training" / "scierc" / "config.cfg", "spancat": ROOT / "training" / "spancat.cfg"}
 WARMSTART = ROOT / "training" / "scierc" / "warmstart.py"
 OUTPUT = ROOT / "kg" / "models" / "corpus_ner"
 
 
-def write_config(dest: Path, warm_start: str | None, seed: int) -> None:
-    """The training config at ``dest``: the shared NER config, this seed, the warm start if any."""
+def write_config(dest: Path, warm_start: str | None, seed: int, vectors: Path | None = None,
+                 arch: str = "ner") -> None:
+    """The training config at ``dest``: the architecture's config, this seed, the warm start if any, and
+    static word vectors (``training.vectors``) when ``vectors`` is given."""
     from spacy.util import load_config
 
-    config = load_config(CONFIG, interpolate=False)
+    config = load_config(CONFIGS[arch], interpolate=False)
     config["system"]["seed"] = seed
+    if vectors is not None:
+        config["paths"]["vectors"] = str(vectors)
+        if arch == "ner":
+            config["components"]["ner"]["model"]["tok2vec"]["embed"]["include_static_vectors"] = True
+    elif arch == "spancat":
+        config["components"]["tok2vec"]["model"]["embed"]["include_static_vectors"] = False
     if warm_start:
         config["initialize"]["after_init"] = {"@callbacks": "paperkg.copy_ner_tok2vec.v1", "source": warm_start}
     config.to_disk(dest)
 
 
 def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, warm_start: str | None = "auto",
-          max_epochs: int | None = None, seed: int = 0, workdir: Path | None = None, threads: int = 2) -> dict:
+          max_epochs: int | None = None, seed: int = 0, workdir: Path | None = None, threads: int = 2,
+          vectors: Path | None = None, arch: str = "ner") -> dict:
     """Train the entity model from ``annotations`` joined with ``corpus``; install it at ``output``.
 
     Returns the dev scores spaCy recorded for the best model. Raises CorpusError when an annotation
@@ -58,7 +68,8 @@ def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, warm_s
     if found:
         raise CorpusError("the annotations do not match their texts:\n  " + "\n  ".join(found[:20]))
     if warm_start == "auto":
-        warm_start = find_model()
+        # the English pipeline's NER tok2vec has no static-vector input, so it only fits without vectors
+        warm_start = None if vectors is not None or arch != "ner" else find_model()
     work = workdir or Path(tempfile.mkdtemp(prefix="paperkg_ner_"))
     nlp = load_tokenizer()  # tokenize exactly as the pipeline does at run time
     stats = write_docbins(nlp, [e for _, _, e in entries], {k: r["abstract"] for k, r in records.items()}, work,
@@ -67,7 +78,7 @@ def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, warm_s
         print(f"{split}: {dict(counts)}")
     if not stats["dev"]["docs"]:
         raise CorpusError("the dev split is empty; annotate more abstracts (the split is fixed by the id's hash)")
-    write_config(work / "config.cfg", warm_start, seed)
+    write_config(work / "config.cfg", warm_start, seed, vectors, arch)
     cmd = [sys.executable, "-m", "spacy", "train", str(work / "config.cfg"), "--output", str(work / "run"),
            "--paths.train", str(work / "train.spacy"), "--paths.dev", str(work / "dev.spacy")]
     if warm_start:
@@ -104,11 +115,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-epochs", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workdir", type=Path, default=None, help="keep the DocBins and the run here")
+    parser.add_argument("--vectors", type=Path, help="a spaCy vectors table (python -m training.vectors)")
+    parser.add_argument("--threads", type=int, default=2, help="BLAS/OpenMP threads")
+    parser.add_argument("--arch", choices=sorted(CONFIGS), default="ner", help="the model family")
     args = parser.parse_args(argv)
     try:
         scores = train(args.corpus, args.output, args.annotations,
                        warm_start=None if args.warm_start == "none" else args.warm_start,
-                       max_epochs=args.max_epochs, seed=args.seed, workdir=args.workdir)
+                       max_epochs=args.max_epochs, seed=args.seed, workdir=args.workdir,
+                       threads=args.threads, vectors=args.vectors, arch=args.arch)
     except CorpusError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -44,11 +44,13 @@ def _reason_kind(reason: str) -> str:
               help="Dask scheduler address (tcp://HOST:8786) for --engine dask; default: start a LocalCluster.")
 @click.option("--views/--no-views", default=True, show_default=True,
               help="Also write graph.html (interactive overview) and report.html.")
+@click.option("--min-confidence", type=click.FloatRange(0.0, 1.0), default=None, metavar="X",
+              help="Keep only the links the entity model scored at or above X (0-1); rule-only links stay.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
 @handle_errors
 def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: int | None, store: str | None,
           append: bool, cache_dir: Path | None, no_cache: bool, engine: str, scheduler: str | None,
-          views: bool, quiet: bool) -> None:
+          views: bool, min_confidence: float | None, quiet: bool) -> None:
     """Build the knowledge graph of INPUTS (seed text files, JSONL(.gz), CSV/TSV, or directories)."""
     from kg.build import build as run_build
 
@@ -75,7 +77,7 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
     try:
         summary = run_build(inputs, output_dir, fmt=fmt, workers=n_workers, progress=progress, on_skip=on_skip,
                             store=store, views=views, append=append, cache=cache, engine=engine,
-                            scheduler=scheduler)
+                            scheduler=scheduler, min_confidence=min_confidence)
     finally:
         if bar is not None:
             bar.close()

@@ -10,6 +10,7 @@ and :mod:`kg.extract.proposals`.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
@@ -39,6 +40,9 @@ RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "te
 #: abbreviations, learning settings, metric phrases and modality cues stay.
 MODEL_REPLACES: tuple[str, ...] = ()
 
+#: The types whose model spans become mentions.
+MODEL_TYPES: tuple[str, ...] = ("Method", "Dataset", "Task", "Metric")
+
 
 class EntityRecognizer:
     """Finds typed entity mentions and stores them, sorted, on ``doc._.mentions``.
@@ -49,9 +53,12 @@ class EntityRecognizer:
     """
 
     def __init__(self, nlp: Language, vocabulary: Vocabulary, use_model: bool = False,
-                 drop_rules: tuple[str, ...] = MODEL_REPLACES) -> None:
+                 drop_rules: tuple[str, ...] = MODEL_REPLACES, add_types: tuple[str, ...] = MODEL_TYPES,
+                 confirm_rules: tuple[str, ...] = ()) -> None:
         self.use_model = use_model
         self.drop_rules = frozenset(drop_rules) if use_model else frozenset()
+        self.add_types = frozenset(add_types)
+        self.confirm_rules = frozenset(confirm_rules) if use_model else frozenset()
         self.vocabulary = vocabulary
         self._term_forms = frozenset(t.form.lower() for t in vocabulary.terms)  # looked up per abbreviation
         self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
@@ -176,7 +183,8 @@ class EntityRecognizer:
             found.append(T.mention(span, t, "dataset-name" if t == "Dataset" else "name"))
         found += implied_modalities(doc, self.modality_concept)
         if self.use_model:
-            found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules)
+            found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules,
+                               self.add_types, self.confirm_rules)
         kept = [m for m in resolve_overlaps(found) if keep_mention(m)
                 and not (m.type == "Metric" and (T.is_heading(m, doc.text) or T.numeric_precision(doc, m)))]
         kept = T.list_types(T.specific_tasks(kept), doc.text)
@@ -190,23 +198,40 @@ class EntityRecognizer:
         return concept.broader if concept is not None else ()
 
 
-def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str]) -> list[Mention]:
-    """``found`` without the ``drop_rules`` mentions, plus a ``"model"`` mention per model span.
+def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str],
+               add_types: frozenset[str] = frozenset(MODEL_TYPES), confirm_rules: frozenset[str] = frozenset()
+               ) -> list[Mention]:
+    """``found`` without the ``drop_rules`` mentions, plus a ``"model"`` mention per model span of
+    ``add_types``; a mention of a ``confirm_rules`` rule stays only where the model has an overlapping
+    span of the same type.
 
     Where a rule typed the very characters of a model span otherwise (a Modality cue aside), the model's
     type wins; a vocabulary concept of the same characters and type is kept on the model's mention.
     """
     by_span = {(a, b): label for a, b, label, _ in spans}
     concepts = {(m.start, m.end, m.type): m for m in found if m.concept}
-    out = [m for m in found if m.rule not in drop_rules
-           and (m.type == "Modality" or by_span.get((m.start, m.end), m.type) == m.type)]
-    for a, b, label, _ in spans:
+
+    def confirmed(m: Mention) -> bool:
+        return any(a < m.end and m.start < b and label == m.type for a, b, label, _ in spans)
+
+    def scored(m: Mention) -> Mention:
+        # a rule's mention that the model also sees (overlapping, same type) takes the model's best score
+        scores = [c for a, b, label, c in spans if a < m.end and m.start < b and label == m.type and c is not None]
+        return replace(m, confidence=max(scores)) if scores and m.confidence is None else m
+
+    out = [scored(m) for m in found if m.rule not in drop_rules
+           and (m.type == "Modality" or by_span.get((m.start, m.end), m.type) == m.type)
+           and (m.rule not in confirm_rules or confirmed(m))]
+    for a, b, label, confidence in spans:
+        if label not in add_types:
+            continue
         span = doc.char_span(a, b)
         if span is None:
             continue
         ref = concepts.get((a, b, label))
         out.append(T.mention(span, label, "model", concept=ref.concept if ref else None,
-                             long_form=ref.long_form if ref else None, short_form=ref.short_form if ref else None))
+                             long_form=ref.long_form if ref else None, short_form=ref.short_form if ref else None,
+                             confidence=confidence))
     return out
 
 
@@ -292,10 +317,13 @@ def resolve_overlaps(mentions: list[Mention]) -> list[Mention]:
     return sorted(kept)
 
 
-@Language.factory("paperkg_entities", default_config={"use_model": False, "drop_rules": list(MODEL_REPLACES)})
-def make_entity_recognizer(nlp: Language, name: str, use_model: bool, drop_rules: list[str]) -> EntityRecognizer:
+@Language.factory("paperkg_entities", default_config={"use_model": False, "drop_rules": list(MODEL_REPLACES),
+                                                     "add_types": list(MODEL_TYPES), "confirm_rules": []})
+def make_entity_recognizer(nlp: Language, name: str, use_model: bool, drop_rules: list[str], add_types: list[str],
+                           confirm_rules: list[str]) -> EntityRecognizer:
     """Factory of the entity-recognition component (reads the vocabularies in ``ontology/``)."""
-    return EntityRecognizer(nlp, load_vocabulary(), use_model, tuple(drop_rules))
+    return EntityRecognizer(nlp, load_vocabulary(), use_model, tuple(drop_rules), tuple(add_types),
+                            tuple(confirm_rules))
 
 
 class ProposalDetector:

@@ -2,12 +2,21 @@
 
 The model (a spaCy NER over its own tok2vec, trained on the train split of paperkg's training
 corpus by ``python -m training.train``) ships in ``kg/models/corpus_ner``. The component runs it on a
-copy of each doc's tokens and stores ``(start_char, end_char, label, None)`` tuples on
+copy of each doc's tokens and stores ``(start_char, end_char, label, confidence)`` tuples on
 ``doc._.model_spans``, labels ``Method``, ``Dataset``, ``Task``, ``Metric``. ``paperkg_entities``
 turns them into mentions (rule ``"model"``); nothing else reads them.
+
+Two model families are read. A span categoriser (``spancat_singlelabel``: one label or none for every
+span of 1-6 tokens, softmax scores) gives each span its probability as the confidence, and spans under
+``threshold`` are left out. A transition-based NER gives its greedy analysis and no confidence (None);
+with ``beam_width`` ``k`` > 1 it keeps the ``k`` best analyses and a span's confidence is the total
+probability of those that contain it (spaCy's ``scored_ents``), though measured on the dev split such
+beams' best analyses are worse than the greedy one and their marginals barely separate right from
+wrong spans.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -15,7 +24,8 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import minibatch
 
-from kg.extract.statistical import StatSpan, _run, _token_copy, load_ner
+from kg.errors import ModelError
+from kg.extract.statistical import StatSpan, _run, _token_copy
 
 #: Where the trained model ships, inside the package.
 MODEL_DIR: Path = Path(__file__).resolve().parents[1] / "models" / "corpus_ner"
@@ -24,33 +34,91 @@ MODEL_DIR: Path = Path(__file__).resolve().parents[1] / "models" / "corpus_ner"
 LABELS: tuple[str, ...] = ("Method", "Dataset", "Task", "Metric")
 
 
-def model_spans(tagged: Doc, labels: tuple[str, ...] = LABELS) -> list[StatSpan]:
-    """The entities of a doc tagged by the model, as ``(start_char, end_char, label, None)``."""
-    return [(e.start_char, e.end_char, e.label_, None) for e in tagged.ents if e.label_ in labels]
+def model_spans(tagged: Doc, scores: dict | None = None, labels: tuple[str, ...] = LABELS) -> list[StatSpan]:
+    """The entities of a doc tagged by the model, as ``(start_char, end_char, label, confidence)``.
+
+    ``scores`` maps ``(start_token, end_token, label)`` to a probability (None: no confidence)."""
+    out = []
+    for e in tagged.ents:
+        if e.label_ not in labels:
+            continue
+        confidence = None
+        if scores is not None:
+            confidence = round(min(1.0, max(0.0, float(scores.get((e.start, e.end, e.label_), 0.0)))), 3)
+        out.append((e.start_char, e.end_char, e.label_, confidence))
+    return out
+
+
+@lru_cache(maxsize=4)
+def load_model(path: str | None = None) -> Language:
+    """Load the trained entity model (``MODEL_DIR`` unless ``path``); cached, so it loads once per process."""
+    import spacy
+
+    where = Path(path) if path else MODEL_DIR
+    if not (where / "config.cfg").is_file() or not (where / "meta.json").is_file():
+        raise ModelError(f"the entity model is missing at {where} (expected config.cfg and meta.json); reinstall "
+                         "paperkg from a full checkout, or retrain it with `python -m training.train --corpus "
+                         f"ABSTRACTS.jsonl.gz --output {where}`")
+    try:
+        return spacy.load(where)
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"cannot load the entity model at {where}: {exc}; retrain it with "
+                         "`python -m training.train`") from exc
+
+
+def scored_spans(tagged: Doc, threshold: float = 0.0, key: str = "sc",
+                 labels: tuple[str, ...] = LABELS) -> list[StatSpan]:
+    """The spans a span categoriser put in ``tagged.spans[key]``, with their scores as confidence, in text
+    order; spans scored under ``threshold`` are left out."""
+    group = tagged.spans[key] if key in tagged.spans else []
+    scores = group.attrs.get("scores") if len(group) else None
+    out = []
+    for i, span in enumerate(group):
+        confidence = round(float(scores[i].max()), 3) if scores is not None else None
+        if span.label_ in labels and (confidence is None or confidence >= threshold):
+            out.append((span.start_char, span.end_char, span.label_, confidence))
+    return sorted(out)
 
 
 class EntityModel:
     """Sets ``doc._.model_spans`` from the trained entity model; ``doc.ents`` is left alone."""
 
-    def __init__(self, model_path: str | None = None) -> None:
+    def __init__(self, model_path: str | None = None, beam_width: int = 1, threshold: float = 0.0) -> None:
         if not Doc.has_extension("model_spans"):
             Doc.set_extension("model_spans", default=None)
-        self.ner_nlp = load_ner(model_path or str(MODEL_DIR))
+        self.ner_nlp = load_model(model_path or str(MODEL_DIR))
+        self.beam_width = max(1, int(beam_width))
+        self.threshold = float(threshold)
+
+    def _tag(self, docs: list[Doc]) -> list[list[StatSpan]]:
+        copies = [_token_copy(d, self.ner_nlp) for d in docs]
+        if "spancat" in self.ner_nlp.pipe_names:
+            return [scored_spans(t, self.threshold) for t in _run(self.ner_nlp, copies, batch_size=len(copies))]
+        if self.beam_width == 1:
+            return [model_spans(t) for t in _run(self.ner_nlp, copies, batch_size=len(copies))]
+        for name, proc in self.ner_nlp.pipeline:
+            if name != "ner":
+                copies = [proc(c) for c in copies]
+        ner = self.ner_nlp.get_pipe("ner")
+        beams = ner.beam_parse(copies, beam_width=self.beam_width)
+        scores = ner.scored_ents(beams)
+        ner.set_annotations(copies, beams)
+        return [model_spans(c, s) for c, s in zip(copies, scores)]
 
     def __call__(self, doc: Doc) -> Doc:
-        doc._.model_spans = model_spans(_run(self.ner_nlp, [_token_copy(doc, self.ner_nlp)], batch_size=1)[0])
+        doc._.model_spans = self._tag([doc])[0]
         return doc
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 64) -> Iterator[Doc]:
         """Batched version of ``__call__``."""
         for batch in minibatch(docs, size=batch_size):
-            tagged = _run(self.ner_nlp, [_token_copy(d, self.ner_nlp) for d in batch], batch_size)
-            for doc, t in zip(batch, tagged):
-                doc._.model_spans = model_spans(t)
+            for doc, spans in zip(batch, self._tag(batch)):
+                doc._.model_spans = spans
                 yield doc
 
 
-@Language.factory("paperkg_entity_model", default_config={"model_path": None})
-def make_entity_model(nlp: Language, name: str, model_path: str | None) -> EntityModel:
+@Language.factory("paperkg_entity_model", default_config={"model_path": None, "beam_width": 1, "threshold": 0.0})
+def make_entity_model(nlp: Language, name: str, model_path: str | None, beam_width: int,
+                      threshold: float) -> EntityModel:
     """Factory of the entity-model component (``model_path`` None: the model shipped in the package)."""
-    return EntityModel(model_path)
+    return EntityModel(model_path, beam_width, threshold)

@@ -12,6 +12,8 @@ class Mention:
 
     ``concept`` is the IRI of a vocabulary concept when the mention matched one; ``long_form`` and
     ``short_form`` are set when the mention is (part of) an abbreviation definition or use.
+    ``confidence`` is the trained model's probability of the span and type, in [0, 1], or None for a
+    mention no model scored; it takes no part in equality or order.
     """
 
     start: int
@@ -23,6 +25,7 @@ class Mention:
     long_form: str | None = None
     short_form: str | None = None
     proposed: bool = False
+    confidence: float | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

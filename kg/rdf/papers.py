@@ -134,6 +134,12 @@ def link_evidence(paper_iri: str, extraction: PaperExtraction,
     return [(prop, e, m) for (prop, e), m in links.items()]
 
 
+def decimal_text(value: float, places: int = 3) -> str:
+    """``value`` rounded to ``places`` as a canonical xsd:decimal ("0.95", "1.0"): no trailing zeros."""
+    text = f"{value:.{places}f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
+
+
 def link_triples(paper: Paper, extraction: PaperExtraction, resolution: Resolution) -> Iterator[Triple]:
     """Paper -> entity links, each with its evidence: a kg:Mention node and the sentence it sits in."""
     p = URIRef(paper.iri)
@@ -149,6 +155,8 @@ def link_triples(paper: Paper, extraction: PaperExtraction, resolution: Resoluti
         yield mi, KG.start, Literal(m.start)
         yield mi, KG.end, Literal(m.end)
         yield mi, PROV.wasAttributedTo, extractor_iri(m.rule)
+        if m.confidence is not None:
+            yield mi, KG.confidence, Literal(decimal_text(m.confidence), datatype=XSD.decimal)
         index = sentence_index(extraction, m.start)
         if index is not None:
             used_sentences.add(index)

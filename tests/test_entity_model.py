@@ -1,0 +1,97 @@
+"""The trained entity model: the training entry point end to end on a tiny corpus, and the component."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from training.train import train
+
+FIXTURE = Path(__file__).parent / "data" / "training"
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory) -> Path:
+    """A model trained for one epoch on six invented abstracts (so training never rots)."""
+    out = tmp_path_factory.mktemp("model") / "corpus_ner"
+    train(FIXTURE / "corpus.jsonl", out, FIXTURE / "annotations", max_epochs=1,
+          workdir=tmp_path_factory.mktemp("work"), threads=1)
+    return out
+
+
+def test_training_runs_end_to_end_and_installs_a_loadable_model(tiny_model, nlp):
+    from kg.extract.entity_model import EntityModel
+
+    assert (tiny_model / "config.cfg").is_file() and (tiny_model / "ner").is_dir()
+    assert not tiny_model.with_name(tiny_model.name + ".tmp").exists()
+    component = EntityModel(str(tiny_model))
+    doc = nlp.make_doc("We propose FlowMixer, evaluated on GLUE with accuracy.")
+    first = component(doc)._.model_spans
+    second = component(nlp.make_doc(doc.text))._.model_spans
+    assert first == second  # the same output twice
+    assert all(label in {"Method", "Dataset", "Task", "Metric"} and 0 <= a < b <= len(doc.text)
+               for a, b, label, _ in first)
+
+
+def test_training_refuses_annotations_that_do_not_match_their_texts(tmp_path):
+    from training.corpus import CorpusError
+
+    changed = tmp_path / "corpus.jsonl"
+    changed.write_text((FIXTURE / "corpus.jsonl").read_text().replace("FlowMixer", "FlowMixer2", 1))
+    with pytest.raises(CorpusError, match="changed since it was annotated"):
+        train(changed, tmp_path / "model", FIXTURE / "annotations", max_epochs=1, workdir=tmp_path / "w")
+    assert not (tmp_path / "model").exists()
+
+
+TEXT = "We propose GraphMix. On Cora, GraphMix beats GCN in node classification accuracy."
+
+
+def _mention(start, end, type_name, rule, confidence=None):
+    from kg.extract.types import Mention
+
+    return Mention(start, end, type_name, TEXT[start:end], rule, confidence=confidence)
+
+
+def test_model_spans_become_mentions_typed_by_the_model_and_scored(nlp):
+    """with_model: a rule's mention on the model's characters with another type gives way; a confirmed
+    rule mention takes the model's score; unconfirmed mentions of confirm_rules are dropped."""
+    from kg.extract.components import with_model
+
+    doc = nlp.make_doc(TEXT)
+    cora, gcn, task = (TEXT.index("Cora"), TEXT.index("Cora") + 4), (45, 48), (52, 71)
+    assert TEXT[slice(*gcn)] == "GCN" and TEXT[slice(*task)] == "node classification"
+    found = [_mention(*cora, "Method", "title-case"),            # the model says Dataset: dropped
+             _mention(*gcn, "Method", "name"),                   # confirmed: takes the score
+             _mention(*task, "Task", "phrase"),                  # not seen by the model: dropped (confirm_rules)
+             _mention(72, 80, "Metric", "vocabulary")]           # not seen, not a confirm rule: kept, unscored
+    spans = [(*cora, "Dataset", 0.97), (*gcn, "Method", 0.91)]
+    got = with_model(found, spans, doc, frozenset(), frozenset({"Dataset", "Method"}), frozenset({"phrase"}))
+    assert sorted((m.text, m.type, m.rule, m.confidence) for m in got) == [
+        ("Cora", "Dataset", "model", 0.97), ("GCN", "Method", "model", 0.91), ("GCN", "Method", "name", 0.91),
+        ("accuracy", "Metric", "vocabulary", None)]
+
+
+def test_min_confidence_keeps_scored_mentions_at_or_above_it_and_every_unscored_one():
+    from kg.cache import above_confidence
+    from kg.extract.types import PaperExtraction
+
+    ex = PaperExtraction(mentions=[_mention(3, 10, "Method", "model", 0.4), _mention(11, 20, "Method", "model", 0.8),
+                                   _mention(21, 30, "Task", "phrase")])
+    assert [m.confidence for m in above_confidence(ex, 0.8).mentions] == [0.8, None]
+    assert above_confidence(ex, 0.0) is ex
+
+
+def test_a_scored_mention_carries_kg_confidence_as_a_canonical_decimal():
+    from kg.rdf.papers import decimal_text
+
+    assert [decimal_text(x) for x in (0.95, 1.0, 0.1234, 0.0)] == ["0.95", "1.0", "0.123", "0.0"]
+
+
+def test_build_refuses_a_min_confidence_outside_0_1(tmp_path):
+    from click.testing import CliRunner
+
+    from kg.cli import cli
+
+    result = CliRunner().invoke(cli, ["build", str(FIXTURE / "corpus.jsonl"), "-o", str(tmp_path / "out"),
+                                  "--min-confidence", "1.5"])
+    assert result.exit_code == 2 and "1.5" in result.output and not (tmp_path / "out" / "kg.ttl").exists()
