@@ -95,3 +95,41 @@ def test_build_refuses_a_min_confidence_outside_0_1(tmp_path):
     result = CliRunner().invoke(cli, ["build", str(FIXTURE / "corpus.jsonl"), "-o", str(tmp_path / "out"),
                                   "--min-confidence", "1.5"])
     assert result.exit_code == 2 and "1.5" in result.output and not (tmp_path / "out" / "kg.ttl").exists()
+
+
+def _fixture_f1(nlp) -> float:
+    """All-entities F1 of the pipeline's mentions against the fixture's annotations (labels and aliases,
+    case-folded, per type)."""
+    import json
+
+    from kg.extract import extract_doc
+    from training.corpus import read_standoff
+    from training.schema import forms
+
+    texts = {r["id"]: r["abstract"] for r in map(json.loads, (FIXTURE / "corpus.jsonl").read_text().splitlines())}
+    tp = fp = fn = 0
+    for _, _, entry in read_standoff([FIXTURE / "annotations" / "fixture.jsonl"]):
+        ann = entry["annotation"]
+        gold = {(f.lower(), t) for key, t in (("methods", "Method"), ("datasets", "Dataset"), ("tasks", "Task"),
+                                            ("metrics", "Metric")) for it in ann[key] for f in forms(it)}
+        gold |= {(f.lower(), it["type"]) for it in ann["proposes"] for f in forms(it)}
+        got = {(m.text.lower(), m.type) for m in extract_doc(nlp(texts[entry["id"]])).mentions if m.type != "Modality"}
+        tp += len(got & gold)
+        fp += len(got - gold)
+        fn += len({g for g in gold if g not in got})
+    return 2 * tp / (2 * tp + fp + fn)
+
+
+def test_the_shipped_pipeline_scores_above_a_floor_on_the_fixture(nlp):
+    """The shipped model and rules together on six invented abstracts (a floor, not a benchmark)."""
+    assert _fixture_f1(nlp) >= 0.75
+
+
+def test_the_shipped_model_loads_from_the_package_and_is_deterministic(nlp):
+    from kg.extract.entity_model import MODEL_DIR, EntityModel
+
+    assert MODEL_DIR.is_dir() and "spancat" in EntityModel().ner_nlp.pipe_names
+    text = (FIXTURE / "corpus.jsonl").read_text()
+    doc_a, doc_b = nlp(text), nlp(text)
+    assert doc_a._.model_spans == doc_b._.model_spans and doc_a._.model_spans
+    assert all(c is not None and 0.95 <= c <= 1.0 for *_, c in doc_a._.model_spans)

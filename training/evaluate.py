@@ -20,12 +20,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kg.extract.components import HEURISTIC_RULES
 from training.corpus import ANNOTATIONS, as_gold, read_corpus, read_standoff
 
 ROOT = Path(__file__).resolve().parents[1]
 
 #: The heuristic rules: noun phrases, gerunds, task frames, capitalised terms, coined names.
-NOISY = ["phrase", "gerund-phrase", "task-frame", "title-case", "name", "dataset-name", "term-phrase", "list-context"]
+NOISY = list(HEURISTIC_RULES)
 
 #: name -> the ``paperkg_entities`` configuration it runs.
 VARIANTS: dict[str, dict[str, Any]] = {
@@ -39,7 +40,28 @@ VARIANTS: dict[str, dict[str, Any]] = {
                                       "confirm_rules": NOISY},
     "rules-confirmed+model-tasks": {"use_model": True, "drop_rules": [], "add_types": ["Task"],
                                     "confirm_rules": NOISY},
+    "model+rules-veto0.1": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": 0.1},
+    "model+rules-veto0.2": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": 0.2},
+    "model+rules-veto0.3": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": 0.3},
+    "rules-veto0.2": {"use_model": True, "drop_rules": [], "add_types": [], "veto_rules": NOISY, "veto_below": 0.2},
+    "model+rules-veto0.1-not-tasks": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": 0.1,
+                                      "veto_types": ["Method", "Dataset", "Metric"]},
+    "model+rules-veto0.2-not-tasks": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": 0.2,
+                                      "veto_types": ["Method", "Dataset", "Metric"]},
 }
+GENERIC = ["phrase", "gerund-phrase", "title-case", "name"]
+VARIANTS.update({
+    "model-fills-gaps": {"use_model": True, "drop_rules": [], "gaps_only": True},
+    "model-fills-gaps+veto0.2": {"use_model": True, "drop_rules": [], "gaps_only": True, "veto_rules": GENERIC,
+                                 "veto_below": 0.2, "veto_types": ["Method", "Dataset", "Metric"]},
+    "model-fills-gaps+veto0.1": {"use_model": True, "drop_rules": [], "gaps_only": True, "veto_rules": GENERIC,
+                                 "veto_below": 0.1, "veto_types": ["Method", "Dataset", "Metric"]},
+})
+VARIANTS["model-fills-gaps+veto0.2-phrases"] = {
+    "use_model": True, "drop_rules": [], "gaps_only": True, "veto_rules": ["phrase", "gerund-phrase", "title-case"],
+    "veto_below": 0.2, "veto_types": ["Method", "Dataset", "Metric"]}
+#: The variant paperkg ships (kg.extract.model.COMPONENT_CONFIG, with the span model's threshold 0.95).
+SHIPPED = "model-fills-gaps+veto0.2-phrases"
 COLUMNS = ("all_entities", "Method", "Dataset", "Modality", "Task", "Metric", "proposes", "results")
 
 

@@ -43,6 +43,11 @@ MODEL_REPLACES: tuple[str, ...] = ()
 #: The types whose model spans become mentions.
 MODEL_TYPES: tuple[str, ...] = ("Method", "Dataset", "Task", "Metric")
 
+#: The heuristic rules (noun phrases, gerunds, task frames, capitalised terms, coined names) whose mentions
+#: the model may veto.
+HEURISTIC_RULES: tuple[str, ...] = ("phrase", "gerund-phrase", "task-frame", "title-case", "name", "dataset-name",
+                                    "term-phrase", "list-context")
+
 
 class EntityRecognizer:
     """Finds typed entity mentions and stores them, sorted, on ``doc._.mentions``.
@@ -54,8 +59,13 @@ class EntityRecognizer:
 
     def __init__(self, nlp: Language, vocabulary: Vocabulary, use_model: bool = False,
                  drop_rules: tuple[str, ...] = MODEL_REPLACES, add_types: tuple[str, ...] = MODEL_TYPES,
-                 confirm_rules: tuple[str, ...] = ()) -> None:
+                 confirm_rules: tuple[str, ...] = (), veto_rules: tuple[str, ...] = (), veto_below: float = 0.0,
+                 veto_types: tuple[str, ...] = MODEL_TYPES, gaps_only: bool = False) -> None:
         self.use_model = use_model
+        self.gaps_only = gaps_only
+        self.veto_types = frozenset(veto_types)
+        self.veto_rules = frozenset(veto_rules) if use_model else frozenset()
+        self.veto_below = veto_below
         self.drop_rules = frozenset(drop_rules) if use_model else frozenset()
         self.add_types = frozenset(add_types)
         self.confirm_rules = frozenset(confirm_rules) if use_model else frozenset()
@@ -184,7 +194,8 @@ class EntityRecognizer:
         found += implied_modalities(doc, self.modality_concept)
         if self.use_model:
             found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules,
-                               self.add_types, self.confirm_rules)
+                               self.add_types, self.confirm_rules, getattr(doc._, "model_scores", None),
+                               self.veto_rules, self.veto_below, self.veto_types, self.gaps_only)
         kept = [m for m in resolve_overlaps(found) if keep_mention(m)
                 and not (m.type == "Metric" and (T.is_heading(m, doc.text) or T.numeric_precision(doc, m)))]
         kept = T.list_types(T.specific_tasks(kept), doc.text)
@@ -198,9 +209,17 @@ class EntityRecognizer:
         return concept.broader if concept is not None else ()
 
 
+def _unit_after_number(doc: Doc, start: int, end: int) -> bool:
+    """Is ``start:end`` one short word right after a number ("6 dB", "40 GB"): a unit, not a name?"""
+    span = doc.char_span(start, end)
+    return span is not None and len(span) == 1 and len(span.text) <= 3 and span.start > 0 \
+        and doc[span.start - 1].like_num
+
+
 def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str],
-               add_types: frozenset[str] = frozenset(MODEL_TYPES), confirm_rules: frozenset[str] = frozenset()
-               ) -> list[Mention]:
+               add_types: frozenset[str] = frozenset(MODEL_TYPES), confirm_rules: frozenset[str] = frozenset(),
+               span_scores: dict | None = None, veto_rules: frozenset[str] = frozenset(), veto_below: float = 0.0,
+               veto_types: frozenset[str] = frozenset(MODEL_TYPES), gaps_only: bool = False) -> list[Mention]:
     """``found`` without the ``drop_rules`` mentions, plus a ``"model"`` mention per model span of
     ``add_types``; a mention of a ``confirm_rules`` rule stays only where the model has an overlapping
     span of the same type.
@@ -208,20 +227,49 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
     Where a rule typed the very characters of a model span otherwise (a Modality cue aside), the model's
     type wins; a vocabulary concept of the same characters and type is kept on the model's mention.
     """
+    # a vocabulary concept on the very characters of a model span decides its type (the model's span of
+    # another type gives way); text that is a link is never an entity
+    known = {(m.start, m.end): m.type for m in found if m.concept}
+    spans = [sp for sp in spans if known.get((sp[0], sp[1]), sp[2]) == sp[2]
+             and "://" not in doc.text[sp[0]:sp[1]] and not doc.text[sp[0]:sp[1]].startswith("www.")
+             and not _unit_after_number(doc, sp[0], sp[1])]
+    if gaps_only:  # the rules' mentions stand; the model adds only spans no rule mention overlaps
+        taken = [(m.start, m.end) for m in found if m.type != "Modality"]
+        spans = [sp for sp in spans if not any(a < sp[1] and sp[0] < b for a, b in taken)]
     by_span = {(a, b): label for a, b, label, _ in spans}
     concepts = {(m.start, m.end, m.type): m for m in found if m.concept}
 
     def confirmed(m: Mention) -> bool:
         return any(a < m.end and m.start < b and label == m.type for a, b, label, _ in spans)
 
+    table = span_scores or {}
+
     def scored(m: Mention) -> Mention:
-        # a rule's mention that the model also sees (overlapping, same type) takes the model's best score
+        # the model's probability of the rule's very span and type, when it scored that span; else the best
+        # score of an overlapping model span of the same type
+        if m.confidence is not None:
+            return m
+        exact = table.get((m.start, m.end), {}).get(m.type)
+        if exact is not None:
+            return replace(m, confidence=exact)
         scores = [c for a, b, label, c in spans if a < m.end and m.start < b and label == m.type and c is not None]
-        return replace(m, confidence=max(scores)) if scores and m.confidence is None else m
+        return replace(m, confidence=max(scores)) if scores else m
+
+    # the model's best probability of each written form and type over all the places it scored the form
+    best: dict[tuple[str, str], float] = {}
+    for (a, b), probs in table.items():
+        for label, p in probs.items():
+            key = (doc.text[a:b], label)
+            best[key] = max(best.get(key, 0.0), p)
+
+    def vetoed(m: Mention) -> bool:
+        # the model scored this form and finds this type unlikely wherever it is written
+        p = best.get((doc.text[m.start:m.end], m.type))
+        return m.rule in veto_rules and m.type in veto_types and p is not None and p < veto_below
 
     out = [scored(m) for m in found if m.rule not in drop_rules
            and (m.type == "Modality" or by_span.get((m.start, m.end), m.type) == m.type)
-           and (m.rule not in confirm_rules or confirmed(m))]
+           and (m.rule not in confirm_rules or confirmed(m)) and not vetoed(m)]
     for a, b, label, confidence in spans:
         if label not in add_types:
             continue
@@ -318,12 +366,15 @@ def resolve_overlaps(mentions: list[Mention]) -> list[Mention]:
 
 
 @Language.factory("paperkg_entities", default_config={"use_model": False, "drop_rules": list(MODEL_REPLACES),
-                                                     "add_types": list(MODEL_TYPES), "confirm_rules": []})
+                                                     "add_types": list(MODEL_TYPES), "confirm_rules": [],
+                                                     "veto_rules": [], "veto_below": 0.0,
+                                                     "veto_types": list(MODEL_TYPES), "gaps_only": False})
 def make_entity_recognizer(nlp: Language, name: str, use_model: bool, drop_rules: list[str], add_types: list[str],
-                           confirm_rules: list[str]) -> EntityRecognizer:
+                           confirm_rules: list[str], veto_rules: list[str], veto_below: float,
+                           veto_types: list[str], gaps_only: bool) -> EntityRecognizer:
     """Factory of the entity-recognition component (reads the vocabularies in ``ontology/``)."""
     return EntityRecognizer(nlp, load_vocabulary(), use_model, tuple(drop_rules), tuple(add_types),
-                            tuple(confirm_rules))
+                            tuple(confirm_rules), tuple(veto_rules), veto_below, tuple(veto_types), gaps_only)
 
 
 class ProposalDetector:

@@ -49,6 +49,24 @@ def model_spans(tagged: Doc, scores: dict | None = None, labels: tuple[str, ...]
     return out
 
 
+def candidate_scores(docs: list[Doc], indices, scores, labels: tuple[str, ...]) -> list[dict]:
+    """Per doc, every candidate span the span categoriser scored: ``(start_char, end_char) -> {label: p}``
+    (the probabilities of the entity labels; the rest is the "no entity" label's)."""
+    import numpy
+
+    scores = numpy.asarray(scores) if len(scores) else scores
+    out, offset = [], 0
+    for i, doc in enumerate(docs):
+        n = int(indices.lengths[i])
+        table = {}
+        for (a, b), row in zip(indices[i].dataXd.tolist(), scores[offset:offset + n]):
+            table[(doc[a].idx, doc[b - 1].idx + len(doc[b - 1]))] = {
+                label: round(float(row[j]), 3) for j, label in enumerate(labels)}
+        out.append(table)
+        offset += n
+    return out
+
+
 @lru_cache(maxsize=4)
 def load_model(path: str | None = None) -> Language:
     """Load the trained entity model (``MODEL_DIR`` unless ``path``); cached, so it loads once per process."""
@@ -84,8 +102,10 @@ class EntityModel:
     """Sets ``doc._.model_spans`` from the trained entity model; ``doc.ents`` is left alone."""
 
     def __init__(self, model_path: str | None = None, beam_width: int = 1, threshold: float = 0.0) -> None:
-        if not Doc.has_extension("model_spans"):
-            Doc.set_extension("model_spans", default=None)
+        for extension in ("model_spans", "model_scores"):
+            if not Doc.has_extension(extension):
+                Doc.set_extension(extension, default=None)
+        self._tables: list[dict] = []
         self.ner_nlp = load_model(model_path or str(MODEL_DIR))
         self.beam_width = max(1, int(beam_width))
         self.threshold = float(threshold)
@@ -93,7 +113,15 @@ class EntityModel:
     def _tag(self, docs: list[Doc]) -> list[list[StatSpan]]:
         copies = [_token_copy(d, self.ner_nlp) for d in docs]
         if "spancat" in self.ner_nlp.pipe_names:
-            return [scored_spans(t, self.threshold) for t in _run(self.ner_nlp, copies, batch_size=len(copies))]
+            self._tables = []
+            for name, proc in self.ner_nlp.pipeline:
+                if name != "spancat":
+                    copies = list(proc.pipe(copies)) if hasattr(proc, "pipe") else [proc(c) for c in copies]
+            spancat = self.ner_nlp.get_pipe("spancat")
+            indices, scores = spancat.predict(copies)
+            spancat.set_annotations(copies, (indices, scores))
+            self._tables = candidate_scores(copies, indices, scores, spancat.labels)
+            return [scored_spans(t, self.threshold) for t in copies]
         if self.beam_width == 1:
             return [model_spans(t) for t in _run(self.ner_nlp, copies, batch_size=len(copies))]
         for name, proc in self.ner_nlp.pipeline:
@@ -106,14 +134,16 @@ class EntityModel:
         return [model_spans(c, s) for c, s in zip(copies, scores)]
 
     def __call__(self, doc: Doc) -> Doc:
-        doc._.model_spans = self._tag([doc])[0]
-        return doc
+        return next(iter(self.pipe([doc], batch_size=1)))
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 64) -> Iterator[Doc]:
-        """Batched version of ``__call__``."""
+        """Set ``doc._.model_spans`` (and, for a span categoriser, ``doc._.model_scores``) on every doc."""
         for batch in minibatch(docs, size=batch_size):
-            for doc, spans in zip(batch, self._tag(batch)):
-                doc._.model_spans = spans
+            self._tables = []
+            spans = self._tag(batch)
+            for i, doc in enumerate(batch):
+                doc._.model_spans = spans[i]
+                doc._.model_scores = self._tables[i] if self._tables else None
                 yield doc
 
 
