@@ -1,13 +1,17 @@
 """Train paperkg's entity model on the training corpus and install it in the package.
 
-    python -m training.train --corpus ../shared/data/abstracts.jsonl.gz            # -> kg/models/corpus_ner
+    python -m training.vectors --corpus ../shared/data/abstracts.jsonl.gz --pool ../shared/data/train_pool_ids.txt \
+        --exclude-seeds seeds/ --out /tmp/vectors
+    python -m training.train --corpus ../shared/data/abstracts.jsonl.gz --vectors /tmp/vectors --threads 1
+    # -> kg/models/corpus_ner, the shipped model (span categoriser, 25 epochs at most, seed 0)
 
 Steps: read the standoff annotations (``training/annotations/*.jsonl``, or ``--annotations DIR``),
 check every one against its text (hash, spans), write the train and dev splits as spaCy DocBins
-tokenized as at run time (:mod:`training.docs`), run ``spacy train`` on CPU with a fixed seed (the
-config of ``training/scierc/config.cfg``: spaCy's CPU NER with its own tok2vec, warm-started from
-the installed English pipeline's NER), copy ``model-best`` to ``--output`` and print the dev scores.
-The test split is never read here.
+tokenized as at run time (:mod:`training.docs`), run ``spacy train`` on CPU with a fixed seed, copy
+``model-best`` to ``--output`` and print the dev scores. Two families: ``--arch spancat`` (the default and
+what ships: ``training/spancat.cfg``, a span categoriser over every 1-6 token span with per-span
+probabilities) and ``--arch ner`` (``training/scierc/config.cfg``: spaCy's CPU NER, warm-started from the
+installed English pipeline's NER when no vectors are given). The test split is never read here.
 """
 from __future__ import annotations
 
@@ -51,7 +55,7 @@ def write_config(dest: Path, warm_start: str | None, seed: int, vectors: Path | 
 
 def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, warm_start: str | None = "auto",
           max_epochs: int | None = None, seed: int = 0, workdir: Path | None = None, threads: int = 2,
-          vectors: Path | None = None, arch: str = "ner") -> dict:
+          vectors: Path | None = None, arch: str = "spancat") -> dict:
     """Train the entity model from ``annotations`` joined with ``corpus``; install it at ``output``.
 
     Returns the dev scores spaCy recorded for the best model. Raises CorpusError when an annotation
@@ -117,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=None, help="keep the DocBins and the run here")
     parser.add_argument("--vectors", type=Path, help="a spaCy vectors table (python -m training.vectors)")
     parser.add_argument("--threads", type=int, default=2, help="BLAS/OpenMP threads")
-    parser.add_argument("--arch", choices=sorted(CONFIGS), default="ner", help="the model family")
+    parser.add_argument("--arch", choices=sorted(CONFIGS), default="spancat", help="the model family (ner: a transition NER)")
     args = parser.parse_args(argv)
     try:
         scores = train(args.corpus, args.output, args.annotations,

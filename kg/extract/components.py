@@ -218,7 +218,7 @@ def _unit_after_number(doc: Doc, start: int, end: int) -> bool:
 
 def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str],
                add_types: frozenset[str] = frozenset(MODEL_TYPES), confirm_rules: frozenset[str] = frozenset(),
-               span_scores: dict | None = None, veto_rules: frozenset[str] = frozenset(), veto_below: float = 0.0,
+               span_scores: "SpanScores | None" = None, veto_rules: frozenset[str] = frozenset(), veto_below: float = 0.0,
                veto_types: frozenset[str] = frozenset(MODEL_TYPES), gaps_only: bool = False) -> list[Mention]:
     """``found`` without the ``drop_rules`` mentions, plus a ``"model"`` mention per model span of
     ``add_types``; a mention of a ``confirm_rules`` rule stays only where the model has an overlapping
@@ -229,9 +229,10 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
     """
     # a vocabulary concept on the very characters of a model span decides its type (the model's span of
     # another type gives way); text that is a link is never an entity
+    text = doc.text  # built from the tokens on every access: once
     known = {(m.start, m.end): m.type for m in found if m.concept}
     spans = [sp for sp in spans if known.get((sp[0], sp[1]), sp[2]) == sp[2]
-             and "://" not in doc.text[sp[0]:sp[1]] and not doc.text[sp[0]:sp[1]].startswith("www.")
+             and "://" not in text[sp[0]:sp[1]] and not text[sp[0]:sp[1]].startswith("www.")
              and not _unit_after_number(doc, sp[0], sp[1])]
     if gaps_only:  # the rules' mentions stand; the model adds only spans no rule mention overlaps
         taken = [(m.start, m.end) for m in found if m.type != "Modality"]
@@ -242,30 +243,23 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
     def confirmed(m: Mention) -> bool:
         return any(a < m.end and m.start < b and label == m.type for a, b, label, _ in spans)
 
-    table = span_scores or {}
-
     def scored(m: Mention) -> Mention:
         # the model's probability of the rule's very span and type, when it scored that span; else the best
         # score of an overlapping model span of the same type
         if m.confidence is not None:
             return m
-        exact = table.get((m.start, m.end), {}).get(m.type)
+        exact = span_scores.prob(m.start, m.end, m.type) if span_scores is not None else None
         if exact is not None:
             return replace(m, confidence=exact)
         scores = [c for a, b, label, c in spans if a < m.end and m.start < b and label == m.type and c is not None]
         return replace(m, confidence=max(scores)) if scores else m
 
-    # the model's best probability of each written form and type over all the places it scored the form
-    best: dict[tuple[str, str], float] = {}
-    for (a, b), probs in table.items():
-        for label, p in probs.items():
-            key = (doc.text[a:b], label)
-            best[key] = max(best.get(key, 0.0), p)
-
     def vetoed(m: Mention) -> bool:
-        # the model scored this form and finds this type unlikely wherever it is written
-        p = best.get((doc.text[m.start:m.end], m.type))
-        return m.rule in veto_rules and m.type in veto_types and p is not None and p < veto_below
+        # the model scored this written form and finds this type unlikely wherever it is written
+        if span_scores is None or m.rule not in veto_rules or m.type not in veto_types:
+            return False
+        p = span_scores.best(text[m.start:m.end], m.type)
+        return p is not None and p < veto_below
 
     out = [scored(m) for m in found if m.rule not in drop_rules
            and (m.type == "Modality" or by_span.get((m.start, m.end), m.type) == m.type)

@@ -49,20 +49,51 @@ def model_spans(tagged: Doc, scores: dict | None = None, labels: tuple[str, ...]
     return out
 
 
-def candidate_scores(docs: list[Doc], indices, scores, labels: tuple[str, ...]) -> list[dict]:
-    """Per doc, every candidate span the span categoriser scored: ``(start_char, end_char) -> {label: p}``
-    (the probabilities of the entity labels; the rest is the "no entity" label's)."""
+class SpanScores:
+    """The span categoriser's probabilities for every candidate span of one doc.
+
+    ``prob(start, end, label)`` is the probability of exactly ``start:end`` (characters) being ``label``,
+    None when the model did not score that span; ``best(text, label)`` the highest such probability over
+    every place the written form ``text`` was scored, None when it never was."""
+
+    __slots__ = ("_rows", "_probs", "_labels", "_text")
+
+    def __init__(self, starts: list[int], ends: list[int], probs, labels: tuple[str, ...], text: str) -> None:
+        self._rows = {(a, b): i for i, (a, b) in enumerate(zip(starts, ends))}
+        self._probs, self._labels, self._text = probs, {label: j for j, label in enumerate(labels)}, text
+
+    def prob(self, start: int, end: int, label: str) -> float | None:
+        row, col = self._rows.get((start, end)), self._labels.get(label)
+        return None if row is None or col is None else round(float(self._probs[row, col]), 3)
+
+    def best(self, text: str, label: str) -> float | None:
+        col = self._labels.get(label)
+        if col is None or not text:
+            return None
+        rows, at = [], self._text.find(text)
+        while at != -1:  # every place the form is written, scored or not
+            row = self._rows.get((at, at + len(text)))
+            if row is not None:
+                rows.append(row)
+            at = self._text.find(text, at + 1)
+        return round(float(self._probs[rows, col].max()), 3) if rows else None
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
+def candidate_scores(docs: list[Doc], indices, scores, labels: tuple[str, ...]) -> list[SpanScores]:
+    """Per doc, the :class:`SpanScores` of every candidate span the span categoriser scored."""
     import numpy
 
-    scores = numpy.asarray(scores) if len(scores) else scores
+    scores = numpy.asarray(scores)
     out, offset = [], 0
     for i, doc in enumerate(docs):
         n = int(indices.lengths[i])
-        table = {}
-        for (a, b), row in zip(indices[i].dataXd.tolist(), scores[offset:offset + n]):
-            table[(doc[a].idx, doc[b - 1].idx + len(doc[b - 1]))] = {
-                label: round(float(row[j]), 3) for j, label in enumerate(labels)}
-        out.append(table)
+        pairs = numpy.asarray(indices[i].dataXd)
+        starts = [doc[a].idx for a in pairs[:, 0].tolist()] if n else []
+        ends = [doc[b - 1].idx + len(doc[b - 1]) for b in pairs[:, 1].tolist()] if n else []
+        out.append(SpanScores(starts, ends, scores[offset:offset + n, :len(labels)], labels, doc.text))
         offset += n
     return out
 
@@ -105,7 +136,7 @@ class EntityModel:
         for extension in ("model_spans", "model_scores"):
             if not Doc.has_extension(extension):
                 Doc.set_extension(extension, default=None)
-        self._tables: list[dict] = []
+        self._tables: list[SpanScores] = []
         self.ner_nlp = load_model(model_path or str(MODEL_DIR))
         self.beam_width = max(1, int(beam_width))
         self.threshold = float(threshold)
