@@ -22,7 +22,7 @@ def tiny_model(tmp_path_factory) -> Path:
 def test_training_runs_end_to_end_and_installs_a_loadable_model(tiny_model, nlp):
     from kg.extract.entity_model import EntityModel
 
-    assert (tiny_model / "config.cfg").is_file() and (tiny_model / "ner").is_dir()
+    assert (tiny_model / "config.cfg").is_file() and (tiny_model / "spancat").is_dir()  # the shipped family
     assert not tiny_model.with_name(tiny_model.name + ".tmp").exists()
     component = EntityModel(str(tiny_model))
     doc = nlp.make_doc("We propose FlowMixer, evaluated on GLUE with accuracy.")
