@@ -211,3 +211,28 @@ def test_training_docs_carry_the_projected_spans_as_entities(nlp):
     odd = {**entry, "spans": [[29, 35, "Method", "ains g", False]]}  # inside "trains graph"
     doc = to_doc(nlp, odd, TEXT, stats)
     assert [e.text for e in doc.ents] == ["trains graph"] and stats["snapped"] == 1
+
+
+def test_relation_facts_are_scored_per_paper_by_folded_labels(tmp_path):
+    """training.evaluate.relation_scores: an assertion matches a gold triple of its own paper by predicate and
+    by a label or alias of each side; one-to-one."""
+    from training.evaluate import relation_scores
+
+    text = "GraphMix beats GCNs on Cora."
+    graph = tmp_path / "kg.ttl"
+    graph.write_text(f"""
+        @prefix kg: <https://w3id.org/paperkg/ontology#> . @prefix id: <https://w3id.org/paperkg/id/> .
+        @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+        @prefix dcterms: <http://purl.org/dc/terms/> . @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+        id:paper\\/p1 a kg:Paper ; dcterms:abstract "{text}" .
+        id:method\\/graphmix rdfs:label "GraphMix" . id:method\\/gcn rdfs:label "GCN" ; skos:altLabel "GCNs" .
+        id:dataset\\/cora rdfs:label "Cora" .
+        id:paper\\/p1\\/x1 a kg:RelationAssertion ; rdf:subject id:method\\/graphmix ; rdf:predicate kg:comparesWith ;
+            rdf:object id:method\\/gcn .
+        id:paper\\/p1\\/x2 a kg:RelationAssertion ; rdf:subject id:method\\/graphmix ; rdf:predicate kg:extends ;
+            rdf:object id:method\\/gcn .
+    """)
+    entries = [{"id": "p1", "annotation": {"relations": [["graphmix", "comparesWith", "GCN"],
+                                                         ["GraphMix", "evaluatedOn", "Cora"]]}}]
+    got = relation_scores(entries, {"p1": text}, graph)
+    assert (got["tp"], got["fp"], got["fn"]) == (1, 1, 1)

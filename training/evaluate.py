@@ -90,6 +90,50 @@ def score(scorer: Path, gold: Path, graph: Path, corpus: Path | None) -> dict[st
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _fold(label: str) -> str:
+    words = " ".join(label.lower().replace("-", " ").split())
+    return words[:-1] if words.endswith("s") and len(words) > 3 else words
+
+
+def relation_scores(entries: list[dict[str, Any]], texts: dict[str, str], graph_path: Path) -> dict[str, Any]:
+    """Relation facts of a built graph against the annotations' ``relations``: a gold triple is found when
+    an assertion of the same paper has its predicate and a label or alias of each side matching (case,
+    hyphens, spaces and a plural -s folded); one-to-one. Precision over the graph's assertions of those
+    papers, recall over the gold triples."""
+    from rdflib import RDF, RDFS, SKOS, Graph
+    from rdflib.namespace import DCTERMS
+
+    from kg.namespaces import KG
+
+    g = Graph().parse(graph_path)
+    paper_of = {" ".join(str(text).split()): str(p) for p, text in g.subject_objects(DCTERMS.abstract)}
+
+    def names(node) -> set[str]:
+        return {_fold(str(x)) for prop in (RDFS.label, SKOS.altLabel) for x in g.objects(node, prop)}
+
+    by_paper: dict[str, list[tuple[set[str], str, set[str]]]] = {}
+    for a in g.subjects(RDF.type, KG.RelationAssertion):
+        predicate = str(g.value(a, RDF.predicate)).rsplit("#", 1)[-1]
+        by_paper.setdefault(str(a).rsplit("/", 1)[0], []).append(
+            (names(g.value(a, RDF.subject)), predicate, names(g.value(a, RDF.object))))
+    tp = gold_n = pred_n = 0
+    for entry in entries:
+        paper = paper_of.get(" ".join(texts[entry["id"]].split()))
+        predicted = list(by_paper.get(paper, [])) if paper else []
+        pred_n += len(predicted)
+        for s_label, relation, o_label in entry["annotation"].get("relations", []):
+            gold_n += 1
+            hit = next((x for x in predicted if x[1] == relation and _fold(s_label) in x[0]
+                        and _fold(o_label) in x[2]), None)
+            if hit is not None:
+                predicted.remove(hit)
+                tp += 1
+    p = tp / pred_n if pred_n else 1.0
+    r = tp / gold_n if gold_n else 1.0
+    return {"precision": round(p, 3), "recall": round(r, 3), "f1": round(2 * p * r / (p + r), 3) if p + r else 0.0,
+            "tp": tp, "fp": pred_n - tp, "fn": gold_n - tp}
+
+
 def corpus_set(corpus: Path, split: str, work: Path, annotations: Path = ANNOTATIONS) -> tuple[Path, Path]:
     """The texts (JSONL) and the gold file of a corpus split, written under ``work``."""
     entries = [e for _, _, e in read_standoff(sorted(annotations.glob("*.jsonl"))) if e["split"] == split]
@@ -105,13 +149,19 @@ def corpus_set(corpus: Path, split: str, work: Path, annotations: Path = ANNOTAT
 
 def table(name: str, rows: dict[str, dict[str, Any]]) -> str:
     """One Markdown table: a row per variant, F1 per column (P/R for all entities)."""
-    lines = [f"### {name}", "", "| variant | all P / R / F1 | " + " | ".join(COLUMNS[1:]) + " | name acc. |",
-             "|---" * (len(COLUMNS) + 2) + "|"]
+    relations = any("relations" in fig for fig in rows.values())
+    lines = [f"### {name}", "", "| variant | all P / R / F1 | " + " | ".join(COLUMNS[1:]) + " | name acc. |"
+             + (" relation facts P / R |" if relations else ""),
+             "|---" * (len(COLUMNS) + 2 + relations) + "|"]
     for variant, fig in rows.items():
         a = fig["all_entities"]
         cells = [f"{a['precision']:.3f} / {a['recall']:.3f} / **{a['f1']:.3f}**"]
         cells += [f"{fig[c]['f1']:.3f}" for c in COLUMNS[1:]]
-        lines.append(f"| {variant} | " + " | ".join(cells) + f" | {fig['name_accuracy']} |")
+        extra = ""
+        if relations:
+            r = fig.get("relations", {})
+            extra = f" {r.get('precision', 0):.3f} / {r.get('recall', 0):.3f} |"
+        lines.append(f"| {variant} | " + " | ".join(cells) + f" | {fig['name_accuracy']} |" + extra)
     return "\n".join(lines)
 
 
@@ -131,9 +181,13 @@ def main(argv: list[str] | None = None) -> int:
     scorer = args.eval / "score.py"
     work = Path(tempfile.mkdtemp(prefix="paperkg_eval_"))
     sets: dict[str, tuple[list[Path], Path, Path | None]] = {}
+    relation_sets: dict[str, tuple[list[dict[str, Any]], dict[str, str]]] = {}
     for split in args.split or ["dev"]:
         texts, gold = corpus_set(args.corpus, split, work, args.annotations)
         sets[f"corpus {split} split"] = ([texts], gold, args.corpus)
+        entries = [e for _, _, e in read_standoff(sorted(args.annotations.glob("*.jsonl"))) if e["split"] == split]
+        records = read_corpus(args.corpus, {e["id"] for e in entries})
+        relation_sets[f"corpus {split} split"] = (entries, {k: r["abstract"] for k, r in records.items()})
     if not args.no_dev_golds:
         sets["gold_dev_corpus (60 abstracts)"] = ([args.eval / "dev_corpus60.jsonl"], args.eval / "gold_dev_corpus.json",
                                                   None)
@@ -146,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
             graph = build_graph(inputs, work / f"{variant}-{len(figures[name])}-{abs(hash(name))}", VARIANTS[variant], args.model,
                                 args.beam_width, args.threshold)
             figures[name][variant] = score(scorer, gold, graph, corpus)
+            if name in relation_sets:
+                figures[name][variant]["relations"] = relation_scores(*relation_sets[name], graph)
             print(f"{variant} on {name}: all-entities F1 {figures[name][variant]['all_entities']['f1']:.3f} "
                   f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     for name, rows in figures.items():
