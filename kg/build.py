@@ -147,7 +147,8 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
     ``scheduler`` the Dask address); inputs under ``in_process_below`` abstracts are extracted in this
     process. Builds of ``disk_graph_above`` papers or more hold the graph in a temporary on-disk store
     (bounded memory). ``min_confidence`` keeps only the links whose mention the entity model scored at
-    or above it (links found by rules alone carry no score and stay). The previous outputs stay
+    or above it (a rule's mention carries the model's probability of its span and type; mentions the model
+    did not score, such as modalities and spans over six tokens, stay). The previous outputs stay
     untouched until the new ones are complete.
     """
     from kg.manifest import Manifest, manifest_inputs, merge_inputs, read_manifest, write_manifest

@@ -12,14 +12,13 @@ from rdflib import Graph
 
 from kg.errors import GraphError
 from kg.io import atomic_open, atomic_write
-from kg.namespaces import KG, PREFIXES, RDF, VOCABULARY_PREFIXES, compact_iri
+from kg.namespaces import KG, PREFIXES, RDF, VOCABULARY_PREFIXES, XSD_STRING, compact_iri
 from kg.store import as_oxigraph
 
 __all__ = ["Format", "FORMATS", "get_format", "format_for_path", "serialize", "write_graph", "atomic_write",
            "jsonld_context", "sorted_triples", "sorted_ntriples"]
 
 _RDF_TYPE = str(RDF.type)
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
 @dataclass(frozen=True)
@@ -172,7 +171,7 @@ def _jsonld_value(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> object:
         return {"@id": _jsonld_id(term)}
     if term.language:
         return {"@value": term.value, "@language": term.language}
-    if term.datatype.value == _XSD_STRING:
+    if term.datatype.value == XSD_STRING:
         return term.value
     return {"@value": term.value, "@type": _compact(term.datatype.value)}
 

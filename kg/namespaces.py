@@ -7,6 +7,9 @@ from rdflib import Namespace
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
 KG = Namespace("https://w3id.org/paperkg/ontology#")
+
+#: xsd:string as a plain string: a literal of this datatype is written and compared as a plain literal
+XSD_STRING: str = str(XSD.string)
 ID = Namespace("https://w3id.org/paperkg/id/")
 SCHEMA = Namespace("https://schema.org/")
 

@@ -20,10 +20,9 @@ from rdflib.term import Node
 from kg.errors import QueryError
 from kg.formats import FORMATS as RDF_FORMATS
 from kg.formats import serialize
-from kg.namespaces import XSD, compact_iri
+from kg.namespaces import XSD, XSD_STRING, compact_iri
 from kg.query import QueryResult
 
-_XSD_STRING = str(XSD.string)
 _NUMERIC = {str(XSD.integer), str(XSD.decimal), str(XSD.double), str(XSD.float), str(XSD.int), str(XSD.long)}
 CELL_WIDTH = 60
 
@@ -124,7 +123,7 @@ def json_term(term: Node) -> dict[str, str]:
     out = {"type": "literal", "value": str(term)}
     if term.language:
         out["xml:lang"] = term.language
-    elif term.datatype is not None and str(term.datatype) != _XSD_STRING:
+    elif term.datatype is not None and str(term.datatype) != XSD_STRING:
         out["datatype"] = str(term.datatype)
     return out
 
@@ -150,7 +149,7 @@ def _xml_term(term: Node) -> str:
     attrs = ""
     if term.language:
         attrs = f" xml:lang={quoteattr(term.language)}"
-    elif term.datatype is not None and str(term.datatype) != _XSD_STRING:
+    elif term.datatype is not None and str(term.datatype) != XSD_STRING:
         attrs = f" datatype={quoteattr(str(term.datatype))}"
     return f"<literal{attrs}>{escape(str(term))}</literal>"
 

@@ -22,7 +22,7 @@ from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from rdflib.term import Node, _toPythonMapping
 
 from kg.errors import GraphError
-from kg.namespaces import PREFIXES, XSD
+from kg.namespaces import PREFIXES, XSD, XSD_STRING
 
 BUILD_HINT = "build one with `kg build seeds/ --output output/` (or `kg build ... --store DIR` for a store)"
 
@@ -43,7 +43,6 @@ PARSE_FORMATS: dict[str, ox.RdfFormat] = {
 
 
 _XSD = str(XSD)
-_XSD_STRING = _XSD + "string"
 #: lexical forms rdflib's Literal constructor keeps as they are (its canonical forms), per datatype
 _CANONICAL = {
     _XSD + "integer": (re.compile(r"0|-?[1-9][0-9]*"), int),
@@ -102,7 +101,7 @@ def from_ox(term: ox.NamedNode | ox.BlankNode | ox.Literal | None) -> Node | Non
         if language:
             return _literal(lexical, language, None, lexical, None)
         datatype = term.datatype.value
-        if datatype == _XSD_STRING:
+        if datatype == XSD_STRING:
             return _literal(lexical, None, None, lexical, None)
         return _typed_literal(lexical, datatype)
     if isinstance(term, ox.BlankNode):

@@ -475,3 +475,16 @@ def test_jsonl_round_trip(tmp_path, abstracts, ensure_ascii, gz):
     assert skipped == []
     assert [r.abstract for r in records] == abstracts
     assert [(r.source.position, r.source.line) for r in records] == [(i, i + 1) for i in range(len(abstracts))]
+
+
+def test_skipped_records_carry_a_kind_for_counting(tmp_path):
+    """Every skip names its kind, so the build summary counts them without parsing the reason."""
+    from kg.ingest import read_records
+
+    path = tmp_path / "mixed.jsonl"
+    path.write_text('{"abstract": "A fine abstract about graphs."}\nnot json\n[1, 2]\n{"title": "no abstract"}\n'
+                    '{"abstract": "An abstract that is far too long for the limit."}\n', encoding="utf-8")
+    skipped: list = []
+    records = list(read_records([path], on_skip=skipped.append, max_chars=40))
+    assert len(records) == 1
+    assert [s.kind for s in skipped] == ["invalid JSON", "not a JSON object", "no usable abstract", "abstract too long"]

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from pathlib import Path
 
@@ -13,14 +12,6 @@ from kg.engines import ENGINES
 
 #: above this many abstracts a progress bar is shown
 PROGRESS_THRESHOLD = 40
-
-_LINE = re.compile(r"^(line|record) \d+[:,]?\s*")
-_NUMBERS = re.compile(r"\d[\d,]*")
-
-
-def _reason_kind(reason: str) -> str:
-    """A skip reason without its line and numbers, to count skipped records by kind."""
-    return _NUMBERS.sub("N", _LINE.sub("", reason))
 
 
 @click.command()
@@ -45,7 +36,8 @@ def _reason_kind(reason: str) -> str:
 @click.option("--views/--no-views", default=True, show_default=True,
               help="Also write graph.html (interactive overview) and report.html.")
 @click.option("--min-confidence", type=click.FloatRange(0.0, 1.0), default=None, metavar="X",
-              help="Keep only the links the entity model scored at or above X (0-1); rule-only links stay.")
+              help="Keep only the links whose mention the entity model scored at or above X (0-1); "
+                   "mentions it did not score (modalities, spans over 6 tokens) stay.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
 @handle_errors
 def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: int | None, store: str | None,
@@ -87,7 +79,7 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
     click.echo(f"read {summary.records} records: {summary.papers} papers, {summary.duplicates} duplicates merged, "
                f"{len(summary.skipped)} skipped")
     if summary.skipped:
-        reasons = Counter(_reason_kind(s.reason) for s in summary.skipped)
+        reasons = Counter(s.kind for s in summary.skipped)
         click.echo("skipped: " + ", ".join(f"{n} {r}" for r, n in reasons.most_common()))
     click.echo(f"extracted {summary.extracted} abstracts, {summary.cached} from the cache; "
                f"{summary.fragments_reused} papers' statements reused unchanged")

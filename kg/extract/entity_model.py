@@ -30,6 +30,9 @@ from kg.extract.statistical import StatSpan, _run, _token_copy
 #: Where the trained model ships, inside the package.
 MODEL_DIR: Path = Path(__file__).resolve().parents[1] / "models" / "corpus_ner"
 
+#: Docs run through the model at once (bounds the span categoriser's memory: ~60 MB for 16 abstracts).
+MAX_BATCH = 16
+
 #: The labels the model predicts.
 LABELS: tuple[str, ...] = ("Method", "Dataset", "Task", "Metric")
 
@@ -168,8 +171,11 @@ class EntityModel:
         return next(iter(self.pipe([doc], batch_size=1)))
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 64) -> Iterator[Doc]:
-        """Set ``doc._.model_spans`` (and, for a span categoriser, ``doc._.model_scores``) on every doc."""
-        for batch in minibatch(docs, size=batch_size):
+        """Set ``doc._.model_spans`` (and, for a span categoriser, ``doc._.model_scores``) on every doc.
+
+        At most :data:`MAX_BATCH` docs go through the model at once, whatever the pipeline's batch size: a
+        span categoriser holds activations for every candidate span of the batch (about 1,500 an abstract)."""
+        for batch in minibatch(docs, size=min(batch_size, MAX_BATCH)):
             self._tables = []
             spans = self._tag(batch)
             for i, doc in enumerate(batch):

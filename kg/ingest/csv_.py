@@ -88,25 +88,28 @@ def _read_delimited(
             break
         except csv.Error as exc:
             position += 1
-            on_skip(SkippedRecord(SourceRef(display, position, lineno), f"line {lineno}: malformed {kind.upper()}: {exc}"))
+            on_skip(SkippedRecord(SourceRef(display, position, lineno), f"line {lineno}: malformed {kind.upper()}: {exc}",
+                                  f"malformed {kind.upper()}"))
             continue
         if not row or (len(row) == 1 and not row[0].strip(ASCII_WHITESPACE)):
             continue  # blank line
         position += 1
         source = SourceRef(display, position, lineno)
         if len(row) != len(header):
-            on_skip(SkippedRecord(source, f"line {lineno}: row has {len(row)} fields but the header has {len(header)}"))
+            on_skip(SkippedRecord(source, f"line {lineno}: row has {len(row)} fields but the header has {len(header)}",
+                                  "wrong number of fields"))
             continue
         raw = {name: row[i] for name, i in index.items()}
         abstract = raw.pop(abstract_col)
         problem = abstract_problem(abstract)
         if problem is not None:
-            on_skip(SkippedRecord(source, f"line {lineno}: {problem} in column {header[index[abstract_col]]!r}"))
+            on_skip(SkippedRecord(source, f"line {lineno}: {problem} in column {header[index[abstract_col]]!r}",
+                                  "no usable abstract"))
             continue
         try:
             yield build_record(abstract, source, raw)
         except FieldError as exc:
-            on_skip(SkippedRecord(source, f"line {lineno}: {exc}"))
+            on_skip(SkippedRecord(source, f"line {lineno}: {exc}", "invalid field"))
     if position < 0:
         raise InputError(f"{display} has a header row but no data rows; add one row per abstract")
 

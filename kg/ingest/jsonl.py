@@ -26,7 +26,7 @@ def read_jsonl(path: Path, display: str, on_skip: Callable[[SkippedRecord], None
             continue
         position += 1
         source = SourceRef(display, position, lineno)
-        record, reason, is_object = _parse(line, source)
+        record, reason, is_object, kind = _parse(line, source)
         if is_object and not seen_object:
             seen_object = True
             for skipped in pending:
@@ -35,7 +35,7 @@ def read_jsonl(path: Path, display: str, on_skip: Callable[[SkippedRecord], None
         if record is not None:
             yield record
             continue
-        skipped = SkippedRecord(source, f"line {lineno}: {reason}")
+        skipped = SkippedRecord(source, f"line {lineno}: {reason}", kind)
         if seen_object:
             on_skip(skipped)
         else:
@@ -49,21 +49,22 @@ def read_jsonl(path: Path, display: str, on_skip: Callable[[SkippedRecord], None
         )
 
 
-def _parse(line: str, source: SourceRef) -> tuple[Record | None, str, bool]:
-    """``(record or None, reason it was skipped, whether the line is a JSON object)``."""
+def _parse(line: str, source: SourceRef) -> tuple[Record | None, str, bool, str]:
+    """``(record or None, reason it was skipped, whether the line is a JSON object, kind of the skip)``."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
-        return None, f"invalid JSON: {exc.msg} (column {exc.colno})", False
+        return None, f"invalid JSON: {exc.msg} (column {exc.colno})", False, "invalid JSON"
     except RecursionError:
-        return None, "invalid JSON: nested too deeply", False
+        return None, "invalid JSON: nested too deeply", False, "invalid JSON"
     if not isinstance(obj, dict):
-        return None, f"expected a JSON object, got {type(obj).__name__}", False
+        return None, f"expected a JSON object, got {type(obj).__name__}", False, "not a JSON object"
     problem = abstract_problem(obj.get("abstract"))
     if problem is not None:
         keys = ", ".join(sorted(obj)) or "none"
-        return None, f"{problem} (keys found: {keys:.200}); each object needs a non-empty \"abstract\" string", True
+        return (None, f"{problem} (keys found: {keys:.200}); each object needs a non-empty \"abstract\" string", True,
+                "no usable abstract")
     try:
-        return build_record(obj["abstract"], source, obj), "", True
+        return build_record(obj["abstract"], source, obj), "", True, ""
     except FieldError as exc:
-        return None, str(exc), True
+        return None, str(exc), True, "invalid field"

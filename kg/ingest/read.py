@@ -95,6 +95,7 @@ def read_records(
                 skip(SkippedRecord(
                     record.source,
                     f"line {record.source.line}: abstract has {size:,} characters, over the limit of {max_chars:,}",
+                    "abstract too long",
                 ))
                 continue
             yield record

@@ -34,7 +34,9 @@ class Record:
 
 @dataclass(frozen=True)
 class SkippedRecord:
-    """A record that was not read, with a one-line reason naming the line and the problem."""
+    """A record that was not read, with a one-line reason naming the line and the problem, and its kind
+    (a short fixed phrase such as "invalid JSON", for counting skipped records by kind)."""
 
     source: SourceRef
     reason: str
+    kind: str = "invalid record"
