@@ -133,3 +133,19 @@ def test_the_shipped_model_loads_from_the_package_and_is_deterministic(nlp):
     doc_a, doc_b = nlp(text), nlp(text)
     assert doc_a._.model_spans == doc_b._.model_spans and doc_a._.model_spans
     assert all(c is not None and 0.95 <= c <= 1.0 for *_, c in doc_a._.model_spans)
+
+
+def test_importing_the_components_registers_nothing_constructing_them_does():
+    """No side effects at import: the Doc extensions appear when a component is built, in one place."""
+    import subprocess
+    import sys
+
+    code = ("import kg.extract.components, kg.extract.results, kg.extract.relations, kg.extract.statistical, "
+            "kg.extract.entity_model, kg.extract.abbreviations\n"
+            "from spacy.tokens import Doc\n"
+            "from kg.extract.extensions import EXTENSIONS\n"
+            "assert not any(Doc.has_extension(n) for n in EXTENSIONS), 'registered at import'\n"
+            "kg.extract.abbreviations.AbbreviationDetector()\n"
+            "assert all(Doc.has_extension(n) for n in EXTENSIONS)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-800:]

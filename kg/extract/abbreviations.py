@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from kg.extract.extensions import register_extensions
+
 _SHORT_FORM = re.compile(r"^[A-Za-z0-9\u0370-\u03ff][\w\u0370-\u03ff.\-+/&'²³]{0,14}$")
 _LEADING_STOP = {"the", "a", "an", "our", "their", "its", "this", "these", "that", "of", "and", "or", "to", "we", "by"}
 
@@ -155,9 +157,6 @@ def abbreviation_map(abbrs: list[Abbreviation]) -> dict[str, str]:
     return out
 
 
-if not Doc.has_extension("abbreviations"):
-    Doc.set_extension("abbreviations", default=None)
-
 
 @Language.factory("paperkg_abbreviations")
 def make_abbreviation_detector(nlp: Language, name: str) -> "AbbreviationDetector":
@@ -167,6 +166,9 @@ def make_abbreviation_detector(nlp: Language, name: str) -> "AbbreviationDetecto
 
 class AbbreviationDetector:
     """Sets ``doc._.abbreviations`` to the list of :class:`Abbreviation` found."""
+
+    def __init__(self) -> None:
+        register_extensions()
 
     def __call__(self, doc: Doc) -> Doc:
         doc._.abbreviations = sorted(find_abbreviations(doc) + find_trailing_long_forms(doc),

@@ -21,13 +21,10 @@ from kg.extract import terms as T
 from kg.extract.modality import implied_modalities, in_passing, reported_modalities, working_modalities
 from kg.extract.lexicon import AMBIGUOUS_FORMS, DATASET_NOUNS, METRIC_HEADS
 from kg.extract.proposals import find_proposals
+from kg.extract.extensions import register_extensions
 from kg.extract.types import Mention
 from kg.namespaces import ID
 from kg.extract.vocab import Vocabulary, load_vocabulary
-
-for _name in ("mentions", "proposed", "paper_name"):
-    if not Doc.has_extension(_name):
-        Doc.set_extension(_name, default=None)
 
 #: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
 RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "term-phrase": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
@@ -61,6 +58,7 @@ class EntityRecognizer:
                  drop_rules: tuple[str, ...] = MODEL_REPLACES, add_types: tuple[str, ...] = MODEL_TYPES,
                  confirm_rules: tuple[str, ...] = (), veto_rules: tuple[str, ...] = (), veto_below: float = 0.0,
                  veto_types: tuple[str, ...] = MODEL_TYPES, gaps_only: bool = False) -> None:
+        register_extensions()
         self.use_model = use_model
         self.gaps_only = gaps_only
         self.veto_types = frozenset(veto_types)
@@ -373,6 +371,9 @@ def make_entity_recognizer(nlp: Language, name: str, use_model: bool, drop_rules
 
 class ProposalDetector:
     """Marks the mentions of what the paper introduces and sets ``doc._.paper_name``."""
+
+    def __init__(self) -> None:
+        register_extensions()
 
     def __call__(self, doc: Doc) -> Doc:
         proposed, name = find_proposals(doc, doc._.mentions or [])

@@ -25,6 +25,7 @@ from spacy.tokens import Doc
 from spacy.util import minibatch
 
 from kg.errors import ModelError
+from kg.extract.extensions import register_extensions
 from kg.extract.statistical import StatSpan, _run, _token_copy
 
 #: Where the trained model ships, inside the package.
@@ -136,9 +137,7 @@ class EntityModel:
     """Sets ``doc._.model_spans`` from the trained entity model; ``doc.ents`` is left alone."""
 
     def __init__(self, model_path: str | None = None, beam_width: int = 1, threshold: float = 0.0) -> None:
-        for extension in ("model_spans", "model_scores"):
-            if not Doc.has_extension(extension):
-                Doc.set_extension(extension, default=None)
+        register_extensions()
         self._tables: list[SpanScores] = []
         self.ner_nlp = load_model(model_path or str(MODEL_DIR))
         self.beam_width = max(1, int(beam_width))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
+from kg.extract.extensions import register_extensions
 from kg.extract.types import Mention, Relation, ResultClaim
 
 #: cue lemma -> (relation, object types, preposition required after the cue or None)
@@ -346,12 +347,12 @@ def find_relations(doc: Doc, mentions: list[Mention], proposed: list[Mention],
     return out
 
 
-if not Doc.has_extension("relations"):
-    Doc.set_extension("relations", default=None)
-
 
 class RelationFinder:
     """Sets ``doc._.relations`` (needs ``doc._.mentions``; uses ``doc._.proposed`` and ``doc._.results``)."""
+
+    def __init__(self) -> None:
+        register_extensions()
 
     def __call__(self, doc: Doc) -> Doc:
         proposed = list(doc._.proposed or []) if Doc.has_extension("proposed") else []

@@ -23,6 +23,7 @@ from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
+from kg.extract.extensions import register_extensions
 from kg.extract.types import Mention, ResultClaim
 from kg.extract.vocab import Vocabulary, load_vocabulary
 
@@ -429,14 +430,12 @@ def _speed_concept() -> str | None:
     return None
 
 
-if not Doc.has_extension("results"):
-    Doc.set_extension("results", default=None)
-
 
 class ResultFinder:
     """Sets ``doc._.results`` to the :class:`ResultClaim` list of the doc (needs ``doc._.mentions``)."""
 
     def __init__(self, nlp: Language, vocabulary: Vocabulary) -> None:
+        register_extensions()
         self.matcher = metric_matcher(nlp, vocabulary)
 
     def __call__(self, doc: Doc) -> Doc:

@@ -20,6 +20,7 @@ from spacy.tokens import Doc
 from spacy.util import minibatch
 
 from kg.errors import ModelError
+from kg.extract.extensions import register_extensions
 
 #: Where the trained NER ships, inside the package.
 MODEL_DIR: Path = Path(__file__).resolve().parents[1] / "models" / "scierc_ner"
@@ -29,9 +30,6 @@ LABELS: tuple[str, ...] = ("Method", "Task", "Metric", "Material")
 
 #: One statistical span: start and end characters, label, confidence (None when unknown).
 StatSpan = tuple[int, int, str, "float | None"]
-
-if not Doc.has_extension("stat_spans"):
-    Doc.set_extension("stat_spans", default=None)
 
 
 @lru_cache(maxsize=2)
@@ -84,6 +82,7 @@ class StatisticalNER:
     """Sets ``doc._.stat_spans`` from the shipped SciERC NER, leaving ``doc.ents`` alone."""
 
     def __init__(self, model_path: str | None = None, labels: tuple[str, ...] = LABELS) -> None:
+        register_extensions()
         self.ner_nlp = load_ner(model_path)
         self.labels = tuple(labels)
 
