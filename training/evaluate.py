@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kg.extract import model as kg_model
 from kg.extract.components import HEURISTIC_RULES
 from training.corpus import ANNOTATIONS, as_gold, read_corpus, read_standoff
 
@@ -27,41 +28,33 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: The heuristic rules: noun phrases, gerunds, task frames, capitalised terms, coined names.
 NOISY = list(HEURISTIC_RULES)
+#: The generic ones among them (no name-like evidence), and those without coined names.
+GENERIC = ["phrase", "gerund-phrase", "title-case", "name"]
+PHRASES = ["phrase", "gerund-phrase", "title-case"]
+NOT_TASKS = ["Method", "Dataset", "Metric"]
 
-#: name -> the ``paperkg_entities`` configuration it runs.
+#: The variant paperkg ships: the entity stage's configuration in kg.extract.model (the span model's
+#: threshold, 0.95 there, is ``--threshold`` here).
+SHIPPED = "model-fills-gaps+veto0.2-phrases"
+
+#: name -> the ``paperkg_entities`` configuration it runs (every combination measured in training/README.md).
 VARIANTS: dict[str, dict[str, Any]] = {
     "rules": {"use_model": False},
     "model+rules": {"use_model": True, "drop_rules": []},
     "model+core-rules": {"use_model": True, "drop_rules": NOISY},
     "rules-confirmed": {"use_model": True, "drop_rules": [], "add_types": [], "confirm_rules": NOISY},
-    "rules-confirmed+model-metrics": {"use_model": True, "drop_rules": [], "add_types": ["Metric"],
-                                      "confirm_rules": NOISY},
-    "rules-confirmed+model-methods": {"use_model": True, "drop_rules": [], "add_types": ["Method"],
-                                      "confirm_rules": NOISY},
-    "rules-confirmed+model-tasks": {"use_model": True, "drop_rules": [], "add_types": ["Task"],
-                                    "confirm_rules": NOISY},
-    "model+rules-veto0.1": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": 0.1},
-    "model+rules-veto0.2": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": 0.2},
-    "model+rules-veto0.3": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": 0.3},
+    **{f"rules-confirmed+model-{kind.lower()}s": {"use_model": True, "drop_rules": [], "add_types": [kind],
+                                                  "confirm_rules": NOISY} for kind in ("Metric", "Method", "Task")},
+    **{f"model+rules-veto{x}": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": x}
+       for x in (0.1, 0.2, 0.3)},
     "rules-veto0.2": {"use_model": True, "drop_rules": [], "add_types": [], "veto_rules": NOISY, "veto_below": 0.2},
-    "model+rules-veto0.1-not-tasks": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": 0.1,
-                                      "veto_types": ["Method", "Dataset", "Metric"]},
-    "model+rules-veto0.2-not-tasks": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": 0.2,
-                                      "veto_types": ["Method", "Dataset", "Metric"]},
-}
-GENERIC = ["phrase", "gerund-phrase", "title-case", "name"]
-VARIANTS.update({
+    **{f"model+rules-veto{x}-not-tasks": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": x,
+                                          "veto_types": NOT_TASKS} for x in (0.1, 0.2)},
     "model-fills-gaps": {"use_model": True, "drop_rules": [], "gaps_only": True},
-    "model-fills-gaps+veto0.2": {"use_model": True, "drop_rules": [], "gaps_only": True, "veto_rules": GENERIC,
-                                 "veto_below": 0.2, "veto_types": ["Method", "Dataset", "Metric"]},
-    "model-fills-gaps+veto0.1": {"use_model": True, "drop_rules": [], "gaps_only": True, "veto_rules": GENERIC,
-                                 "veto_below": 0.1, "veto_types": ["Method", "Dataset", "Metric"]},
-})
-VARIANTS["model-fills-gaps+veto0.2-phrases"] = {
-    "use_model": True, "drop_rules": [], "gaps_only": True, "veto_rules": ["phrase", "gerund-phrase", "title-case"],
-    "veto_below": 0.2, "veto_types": ["Method", "Dataset", "Metric"]}
-#: The variant paperkg ships (kg.extract.model.COMPONENT_CONFIG, with the span model's threshold 0.95).
-SHIPPED = "model-fills-gaps+veto0.2-phrases"
+    **{f"model-fills-gaps+veto{x}": {"use_model": True, "drop_rules": [], "gaps_only": True, "veto_rules": GENERIC,
+                                     "veto_below": x, "veto_types": NOT_TASKS} for x in (0.1, 0.2)},
+    SHIPPED: dict(kg_model.COMPONENT_CONFIG["paperkg_entities"]),
+}
 COLUMNS = ("all_entities", "Method", "Dataset", "Modality", "Task", "Metric", "proposes", "results")
 
 
@@ -70,7 +63,6 @@ def build_graph(inputs: list[Path], out: Path, variant: dict[str, Any], model: P
     """Build ``inputs`` with the entity stage configured as ``variant`` (and the entity model at ``model``,
     None: the shipped one); the path of the Turtle."""
     from kg import build as kg_build
-    from kg.extract import model as kg_model
 
     kg_model.COMPONENT_CONFIG["paperkg_entities"] = dict(variant)
     kg_model.COMPONENT_CONFIG["paperkg_entity_model"] = {"model_path": str(model) if model else None,
