@@ -113,7 +113,7 @@ def replays(index: EntityIndex, calls: Iterable[Call]) -> bool:
 def paper_digest(fingerprint: str, paper: Paper, extraction_key: str, link_iris: Sequence[str | None]) -> str:
     """The digest of everything a paper's fragment depends on besides its recorded look-ups."""
     records = [(r.source.file, r.source.position, r.source.line, r.id, r.title, tuple(r.authors), r.year,
-                r.venue, tuple(r.keywords)) for r in paper.records]
+                r.venue, tuple(r.keywords), r.doi, r.arxiv, r.url, r.date) for r in paper.records]
     data = pickle.dumps((fingerprint, paper.iri, extraction_key, records, tuple(link_iris)), protocol=4)
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 

@@ -106,6 +106,14 @@ def source_iri(file: str, position: int) -> URIRef:
     return ID[f"source/{digest(f'{file}#{position}')}"]
 
 
+def person_iri(name: str, orcid: str | None = None) -> URIRef:
+    """The IRI of an author: by ORCID iD when there is one (``person/0000-0002-1825-0097``), else by the
+    full name as written (``person/ada-lovelace-<digest>``), so one name within a build is one person."""
+    if orcid:
+        return ID[f"person/{orcid}"]
+    return ID[f"person/{slug(name) or 'author'}-{digest(' '.join(name.split()), 8)}"]
+
+
 def extractor_iri(name: str) -> URIRef:
     """The IRI of the extraction rule or model called ``name``."""
     return ID[f"extractor/{slug(name)}"]

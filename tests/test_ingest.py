@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kg.errors import InputError
-from kg.ingest import READERS, Record, SkippedRecord, SourceRef, detect_format, read_records
+from kg.ingest import READERS, Author, Record, SkippedRecord, SourceRef, detect_format, read_records
 from kg.ingest.seed import looks_like_header
 
 DATA = Path(__file__).parent / "data" / "ingest"
@@ -130,12 +130,12 @@ def test_jsonl_fields(in_repo):
     assert first == Record(
         abstract="We introduce BarNet for segmentation.",
         source=SourceRef("tests/data/ingest/records.jsonl", 0, 1),
-        id="p1", title="BarNet", authors=("Ada Lovelace", "Alan Turing"), year=2024, venue="ICLR",
+        id="p1", title="BarNet", authors=(Author("Ada Lovelace"), Author("Alan Turing")), year=2024, venue="ICLR",
         keywords=("segmentation", "vision"),
     )
     assert second.abstract == "Second abstract <script>alert(1)</script> kept."
     assert second.source == SourceRef("tests/data/ingest/records.jsonl", 1, 3)  # blank line 2 is no record
-    assert second.authors == ("A. One", "B. Two", "C. Three")
+    assert [a.name for a in second.authors] == ["A. One", "B. Two", "C. Three"]
     assert second.year == 2023 and second.keywords == ("nlp", "parsing") and second.id is None
 
 
@@ -189,7 +189,7 @@ def test_csv_fields_case_insensitive_and_multiline(in_repo):
     assert skipped == []
     assert records[0] == Record(
         abstract="We propose a method, with a comma.", source=SourceRef("tests/data/ingest/records.csv", 0, 2),
-        id="c1", title="CsvPaper", authors=("Ada Lovelace", "Alan Turing"), year=2022, venue="NeurIPS",
+        id="c1", title="CsvPaper", authors=(Author("Ada Lovelace"), Author("Alan Turing")), year=2022, venue="NeurIPS",
         keywords=("a", "b"),
     )
     assert records[1] == Record('A multi-line\nabstract with "quotes".', SourceRef("tests/data/ingest/records.csv", 1, 3),

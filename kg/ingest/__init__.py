@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from kg.ingest.detect import detect_format
 from kg.ingest.read import DEFAULT_MAX_CHARS, expand_paths, read_records
-from kg.ingest.record import Record, SkippedRecord, SourceRef
+from kg.ingest.record import Author, Record, SkippedRecord, SourceRef
 from kg.ingest.registry import EXTENSIONS, READERS, Reader
 
 __all__ = [
+    "Author",
     "DEFAULT_MAX_CHARS",
     "EXTENSIONS",
     "READERS",

@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from kg.ingest.record import Record, SourceRef
+from kg.ingest.identifiers import parse_arxiv, parse_date, parse_doi, parse_orcid
+from kg.ingest.record import Author, Record, SourceRef
 from kg.ingest.source import ASCII_WHITESPACE
 
 #: the metadata fields a record may carry besides its abstract
-FIELDS = ("id", "title", "authors", "year", "venue", "keywords")
+FIELDS = ("id", "title", "authors", "year", "venue", "keywords", "doi", "arxiv", "url", "date")
 
 _AUTHOR_SPLIT = re.compile(r"\s*,\s*|\s+and\s+")
 _SEMICOLON_SPLIT = re.compile(r"\s*;\s*")
@@ -71,10 +72,26 @@ def _names(name: str, value: Any, splitter: re.Pattern[str]) -> tuple[str, ...]:
 
 
 def split_authors(value: Any) -> tuple[str, ...]:
-    """Authors from a list or a string: ``"A; B"`` splits on ``;`` only, else on ``,`` and ``and``."""
+    """Author names from a list or a string: ``"A; B"`` splits on ``;`` only, else on ``,`` and ``and``."""
     if isinstance(value, str) and ";" in value:
         return _names("authors", value, _SEMICOLON_SPLIT)
     return _names("authors", value, _AUTHOR_SPLIT)
+
+
+def parse_authors(value: Any) -> tuple[Author, ...]:
+    """Authors from a delimited string, a list of names, or a list of ``{"name": ..., "orcid": ...}`` objects."""
+    if isinstance(value, list) and any(isinstance(v, dict) for v in value):
+        authors = []
+        for item in value:
+            if isinstance(item, str):
+                item = {"name": item}
+            if not isinstance(item, dict):
+                raise FieldError(f"`authors` must hold names or {{\"name\": ...}} objects, got {item!r:.60}")
+            name = _text("authors", item.get("name"))
+            if name:
+                authors.append(Author(name, parse_orcid(item.get("orcid"))))
+        return tuple(authors)
+    return tuple(Author(name) for name in split_authors(value))
 
 
 def split_keywords(value: Any) -> tuple[str, ...]:
@@ -111,10 +128,14 @@ def build_record(abstract: str, source: SourceRef, raw: Mapping[str, Any]) -> Re
         source=source,
         id=_identifier(raw.get("id")),
         title=_text("title", raw.get("title")),
-        authors=split_authors(raw.get("authors")),
+        authors=parse_authors(raw.get("authors")),
         year=parse_year(raw.get("year")),
         venue=_text("venue", raw.get("venue")),
         keywords=split_keywords(raw.get("keywords")),
+        doi=parse_doi(raw.get("doi")),
+        arxiv=parse_arxiv(raw.get("arxiv")),
+        url=_text("url", raw.get("url")),
+        date=parse_date(raw.get("date")),
     )
 
 

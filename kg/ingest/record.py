@@ -19,17 +19,38 @@ class SourceRef:
 
 
 @dataclass(frozen=True)
+class Author:
+    """An author as the input names them, with their ORCID iD (``0000-0002-1825-0097``) when it gives one.
+
+    Names are kept as written: two authors are the same person only when they share an ORCID iD, or,
+    without one, the same full name within a build.
+    """
+
+    name: str
+    orcid: str | None = None
+
+
+@dataclass(frozen=True)
 class Record:
-    """One abstract with its optional metadata, exactly as read from the input."""
+    """One abstract with its optional metadata, exactly as read from the input.
+
+    ``doi`` is the bare DOI, lower-cased (``10.1000/xyz``); ``arxiv`` the arXiv identifier without
+    its version (``2106.01234``, ``hep-th/9901001``); ``date`` an ISO 8601 full date (``2024-05-07``),
+    set only when the input gives day, month and year; ``year`` is set whenever it gives a year.
+    """
 
     abstract: str
     source: SourceRef
     id: str | None = None
     title: str | None = None
-    authors: tuple[str, ...] = ()
+    authors: tuple[Author, ...] = ()
     year: int | None = None
     venue: str | None = None
     keywords: tuple[str, ...] = ()
+    doi: str | None = None
+    arxiv: str | None = None
+    url: str | None = None
+    date: str | None = None
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,12 @@ from collections.abc import Iterator
 
 import pyoxigraph as ox
 from rdflib import Literal, URIRef
-from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
+from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
 from kg.corpus import Paper
 from kg.extract.terms import is_name
 from kg.extract.types import Mention, PaperExtraction
-from kg.ids import extractor_iri, mention_iri, sentence_iri, source_iri
+from kg.ids import extractor_iri, mention_iri, person_iri, sentence_iri, source_iri
 from kg.namespaces import KG, SCHEMA
 from kg.rdf.evidence import sentence_index, sentence_triples
 from kg.resolve import Resolution
@@ -91,11 +91,20 @@ def paper_triples(paper: Paper, extraction: PaperExtraction) -> Iterator[Triple]
         yield p, DCTERMS.title, Literal(title)
     identifier = paper.field("id")
     yield p, DCTERMS.identifier, Literal(identifier or paper.iri.rsplit("/", 1)[-1])
+    yield from identifier_triples(p, paper.field("doi"), paper.field("arxiv"))
+    page = code_iri(paper.field("url") or "")
+    if page is not None and paper.field("url"):
+        yield p, SCHEMA.url, page
     for author in paper.field("authors") or ():
-        yield p, DCTERMS.creator, Literal(author)
+        person = person_iri(author.name, author.orcid)
+        yield p, DCTERMS.creator, person
+        yield from person_triples(person, author.name, author.orcid)
     year = paper.field("year")
     if year:
         yield p, KG.year, Literal(f"{int(year):04d}", datatype=XSD.gYear)
+    day = paper.field("date")
+    if day:
+        yield p, DCTERMS.date, Literal(day, datatype=XSD.date)
     venue = paper.field("venue")
     if venue:
         yield p, KG.venue, Literal(venue)
@@ -114,6 +123,35 @@ def paper_triples(paper: Paper, extraction: PaperExtraction) -> Iterator[Triple]
         yield s, KG.line, Literal(record.source.line)
         if record.id:
             yield s, DCTERMS.identifier, Literal(record.id)
+
+
+#: how each identifier scheme is written as a literal and as the IRI that other graphs use for the paper
+DOI_IRI = "https://doi.org/"
+ARXIV_IRI = "https://arxiv.org/abs/"
+ORCID_IRI = "https://orcid.org/"
+
+
+def identifier_triples(paper: URIRef, doi: str | None, arxiv: str | None) -> Iterator[Triple]:
+    """A paper's DOI and arXiv id: ``dcterms:identifier`` / ``schema:identifier`` literals (``doi:10.1000/x``,
+    ``arXiv:2106.01234``) and ``owl:sameAs`` the resolver IRIs, so the graph joins OpenAlex, Wikidata and
+    publishers' data on them."""
+    for literal, iri in ((doi and f"doi:{doi}", doi and DOI_IRI + doi), (arxiv and f"arXiv:{arxiv}", arxiv and ARXIV_IRI + arxiv)):
+        if not literal:
+            continue
+        yield paper, DCTERMS.identifier, Literal(literal)
+        yield paper, SCHEMA.identifier, Literal(literal)
+        same = code_iri(iri)  # percent-encodes what an IRI may not hold (DOIs may contain "<", "#", ...)
+        if same is not None:
+            yield paper, OWL.sameAs, same
+
+
+def person_triples(person: URIRef, name: str, orcid: str | None) -> Iterator[Triple]:
+    """An author node: ``schema:Person`` with its name as written, and its ORCID iD when known."""
+    yield person, RDF.type, SCHEMA.Person
+    yield person, SCHEMA.name, Literal(name)
+    if orcid:
+        yield person, SCHEMA.identifier, Literal(orcid)
+        yield person, OWL.sameAs, URIRef(ORCID_IRI + orcid)
 
 
 def link_evidence(paper_iri: str, extraction: PaperExtraction,
