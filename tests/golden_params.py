@@ -10,4 +10,5 @@ GOLDEN_PARAMS: dict[str, dict[str, str]] = {
     "results-on-dataset": {"entity": "id:dataset/tuab"},
     "compares-with": {"entity": "biot"},  # a label in another case
     "method-lineage": {"entity": "id:method/transformer"},
+    "coauthors": {"author": "Bo Sample"},  # a name as written
 }

@@ -188,15 +188,15 @@ def test_update_refused_without_allow_update(runner, tmp_path):
     store = save_to_store(load_graph(GOLDEN), tmp_path / "store")
     result = run(runner, "query", "--store", str(store), "DELETE WHERE { ?p kg:venue ?v }")
     assert result.exit_code == 2 and "refused" in result.output and "--allow-update" in result.output
-    assert len(open_store(store, read_only=True)) == 539
+    assert len(open_store(store, read_only=True)) == 557
 
 
 def test_update_with_allow_update_changes_the_store(runner, tmp_path):
     store = save_to_store(load_graph(GOLDEN), tmp_path / "store")
     result = run(runner, "query", "--store", str(store), "--allow-update", "DELETE WHERE { ?p kg:venue ?v }")
     assert result.exit_code == 0, result.output
-    assert "539 triples before, 532 after" in result.output
-    assert len(open_store(store, read_only=True)) == 532
+    assert "557 triples before, 550 after" in result.output
+    assert len(open_store(store, read_only=True)) == 550
 
 
 def test_update_on_a_graph_file_is_refused(runner):

@@ -171,7 +171,7 @@ def test_bind_value_types():
 def test_params_are_bound_not_pasted(graph, value):
     result = run_query(graph, "papers-using", {"entity": value}, timeout=None)
     assert result.rows == []
-    assert len(graph) == 539
+    assert len(graph) == 557
 
 
 def test_inline_param_must_name_a_variable(graph):
@@ -226,10 +226,10 @@ def test_update_refused_unless_allowed():
     graph = load_graph(GOLDEN / "graph.ttl")
     with pytest.raises(QueryError, match="refused"):
         run_query(graph, "DELETE WHERE { ?s kg:venue ?v }", timeout=None)
-    assert len(graph) == 539
+    assert len(graph) == 557
     result = run_query(graph, "DELETE WHERE { ?s kg:venue ?v }", allow_update=True)
     assert result.kind == "update"
-    assert len(graph) == 539 - 7
+    assert len(graph) == 557 - 7
 
 
 RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o }"

@@ -44,7 +44,7 @@ def test_add_and_add_triples():
 def test_load_graph_matches_rdflib_parse(reference):
     graph = load_graph(GOLDEN)
     assert oxigraph_of(graph) is not None
-    assert len(graph) == len(reference) == 539
+    assert len(graph) == len(reference) == 557
     assert isomorphic(graph, reference)
     # plain strings read back as rdflib makes them (no explicit xsd:string)
     label = graph.value(ID["paper/c1c1c1c1c1c1c1c1"], RDFS.label)
@@ -107,7 +107,7 @@ def test_save_and_open_store_round_trip(tmp_path, reference):
     assert isomorphic(graph, reference)
     del graph
     # load_graph opens a directory as a store
-    assert len(load_graph(directory)) == 539
+    assert len(load_graph(directory)) == 557
 
 
 def test_save_to_store_replaces_previous_content(tmp_path):
@@ -144,11 +144,11 @@ def test_open_store_create_and_write(tmp_path):
 def test_graph_from_options(tmp_path):
     with pytest.raises(GraphError, match="either --graph FILE or --store"):
         graph_from_options(GOLDEN, str(tmp_path))
-    assert len(graph_from_options(GOLDEN, None)) == 539
+    assert len(graph_from_options(GOLDEN, None)) == 557
     with pytest.raises(GraphError, match="kg build"):
         graph_from_options(None, None, default=tmp_path / "output" / "kg.ttl")
     directory = save_to_store(load_graph(GOLDEN), tmp_path / "store")
-    assert len(graph_from_options(None, str(directory))) == 539
+    assert len(graph_from_options(None, str(directory))) == 557
 
 
 def test_to_memory_copy_is_isomorphic(reference):
