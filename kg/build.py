@@ -27,7 +27,11 @@ from kg.cache import CACHE_DIR, CACHE_FILE, ConfidentExtractions, ExtractionCach
 from kg.corpus import merge_records
 from kg.engines import EngineOptions
 from kg.fragments import FRAGMENT_FILE, FragmentCache, writer_fingerprint
-from kg.ingest import SkippedRecord, read_records
+from kg.checkpoints import checkpoint
+from kg.errors import Interrupted
+from kg.ingest import Record, SkippedRecord, read_records
+from kg.manifest import MANIFEST
+from kg.outputs import OutputSet
 
 ProgressFn = Callable[[int, int], None]
 
@@ -56,13 +60,13 @@ class BuildSummary:
     outputs: list[Path | str] = field(default_factory=list)
 
 
-def write_views(graph: Graph, out: Path) -> list[Path]:
-    """Write the interactive overview (graph.html) and the statistics report (report.html)."""
+def write_views(graph: Graph, overview: Path, report: Path) -> list[Path]:
+    """Write the interactive overview (graph.html) and the statistics report (report.html) to these paths."""
     from kg.report import write_report
     from kg.viz import typed, write_overview
 
     typed_graph = typed(graph)
-    return [write_overview(typed_graph, out / "graph.html"), write_report(typed_graph, out / "report.html")]
+    return [write_overview(typed_graph, overview), write_report(typed_graph, report)]
 
 
 def _cache_path(cache: bool | str | Path | None, out: Path) -> Path | None:
@@ -95,7 +99,7 @@ def _scratch_graph(out: Path, source: Path, on_disk: bool) -> Iterator[Graph]:
     if not on_disk:
         yield parse_into(new_graph(), source, ox.RdfFormat.TURTLE)
         return
-    directory = Path(tempfile.mkdtemp(prefix=".kg-build-", suffix=".tmp", dir=out))
+    directory = Path(tempfile.mkdtemp(prefix=f".kg-build-{os.getpid()}-", suffix=".tmp", dir=out))
     try:
         graph = open_store(directory / "store", create=True)
         oxigraph_of(graph).bulk_load(path=str(source), format=ox.RdfFormat.TURTLE, to_graph=ox.DefaultGraph())
@@ -117,18 +121,41 @@ def _confidence_suffix(min_confidence: float | None) -> str:
     return f"|min-confidence={min_confidence:.3f}"
 
 
+def prepare_output(out: Path, cache_file: Path | None) -> None:
+    """Make sure ``out`` (and the cache's directory) can be written, before any work is done; remove the
+    staging files that killed builds left there. Raises :class:`OutputError` naming the path and the fix."""
+    from kg.errors import OutputError
+    from kg.outputs import remove_stale
+
+    for parent in [out, *out.parents]:
+        if parent.exists() and not parent.is_dir():
+            where = "is a file" if parent == out else f"is under {parent}, which is a file"
+            raise OutputError(f"the output {out} {where}, not a directory; pass --output a directory "
+                              "(it is created if missing)")
+    directories = [(out, "the output directory", "choose another --output or make it writable")]
+    if cache_file is not None:
+        directories.append((cache_file.parent, "the extraction cache directory",
+                            "pass --cache DIR elsewhere, or --no-cache"))
+    for directory, what, fix in directories:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"cannot create {what} {directory}: {exc.strerror or exc}; {fix}") from exc
+        if not os.access(directory, os.W_OK | os.X_OK):
+            raise OutputError(f"cannot write to {what} {directory}: permission denied (read-only); {fix}")
+    remove_stale(out)
+
+
 @contextmanager
-def _pending_file(path: Path) -> Iterator[Path]:
-    """A temporary path next to ``path``, renamed over it (fsynced) when the block succeeds, removed if not."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+def _writing(target: Path) -> Iterator[None]:
+    """Turn the OS errors of writing ``target`` (a full disk, a file-size limit) into an :class:`OutputError`."""
+    from kg.errors import OutputError
+
     try:
-        yield tmp
-        with tmp.open("rb+") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        yield
+    except OSError as exc:
+        raise OutputError(f"cannot write {target}: {exc.strerror or exc}; free some space (or raise the "
+                          "file-size limit) and build again; the previous outputs were left untouched") from exc
 
 
 def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fmt: str | None = None,
@@ -145,21 +172,20 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
     known abstracts from the cache). ``cache`` is True (``output_dir/.cache/``), a directory, or False.
     ``engine`` names an entry of :data:`kg.engines.ENGINES` ("local" processes or "dask", with
     ``scheduler`` the Dask address); inputs under ``in_process_below`` abstracts are extracted in this
-    process. Builds of ``disk_graph_above`` papers or more hold the graph in a temporary on-disk store
-    (bounded memory). ``min_confidence`` keeps only the links whose mention the entity model scored at
+    process. Builds of ``disk_graph_above`` papers and source records or more hold the graph in a
+    temporary on-disk store (bounded memory). ``min_confidence`` keeps only the links whose mention the entity model scored at
     or above it (a rule's mention carries the model's probability of its span and type; mentions the model
     did not score, such as modalities and spans over six tokens, stay). The previous outputs stay
-    untouched until the new ones are complete.
+    untouched until the new ones are complete: every output is staged, then all are renamed in one step
+    (:class:`kg.outputs.OutputSet`). Raises :class:`Interrupted` on Ctrl-C or SIGTERM.
     """
     from kg.manifest import Manifest, manifest_inputs, merge_inputs, read_manifest, write_manifest
 
     started = time.perf_counter()
     summary = BuildSummary()
     out = Path(output_dir)
-    if out.exists() and not out.is_dir():
-        from kg.errors import GraphError
-
-        raise GraphError(f"the output {out} is a file, not a directory; pass a directory (it is created if missing)")
+    cache_file = _cache_path(cache, out)
+    prepare_output(out, cache_file)
 
     def skip(s: SkippedRecord) -> None:
         summary.skipped.append(s)
@@ -173,39 +199,42 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
         fmt = fmt or previous.format
         max_chars = max_chars or previous.max_chars
     kwargs = {"max_chars": max_chars} if max_chars else {}
-    records = list(read_records(given, fmt=fmt, on_skip=skip, **kwargs))
-    summary.records = len(records)
-    papers, summary.duplicates = merge_records(records)
-    del records
-    summary.papers = len(papers)
 
-    options = EngineOptions(workers=workers, model=model, in_process_below=in_process_below,
-                            chunk_size=chunk_size, scheduler=scheduler)
-    fingerprint = pipeline_fingerprint(model)
-    cache_file = _cache_path(cache, out)
-    with ExtractionCache(cache_file, fingerprint) as extractions, \
-            FragmentCache(cache_file and cache_file.with_name(FRAGMENT_FILE),
-                          writer_fingerprint(fingerprint + _confidence_suffix(min_confidence))) as fragments:
-        keys = [text_key(p.abstract) for p in papers]
-        known = extractions.keys()
-        missing = [i for i, k in enumerate(keys) if k not in known]
-        summary.cached = len(papers) - len(missing)
-        summary.extracted = len(missing)
-        if missing:
-            from kg.engines import get_engine
+    def counted(records: Iterable[Record]) -> Iterator[Record]:
+        for record in records:
+            summary.records += 1
+            yield record
 
-            texts = [papers[i].abstract for i in missing]
-            for done, (j, ex) in enumerate(get_engine(engine)(texts, options), 1):
-                extractions.put(keys[missing[j]], ex)
-                if progress:
-                    progress(done, len(texts))
-            del texts
-        extractions.flush()
-        out.mkdir(parents=True, exist_ok=True)
-        # kg.ttl is renamed into place last: a failure while writing the views or the store leaves the
-        # previous kg.ttl untouched
-        with _pending_file(out / "kg.ttl") as ttl:
-            with ttl.open("wb") as fh:
+    try:
+        papers, summary.duplicates = merge_records(counted(read_records(given, fmt=fmt, on_skip=skip, **kwargs)))
+        summary.papers = len(papers)
+        checkpoint("read")
+
+        options = EngineOptions(workers=workers, model=model, in_process_below=in_process_below,
+                                chunk_size=chunk_size, scheduler=scheduler)
+        fingerprint = pipeline_fingerprint(model)
+        with ExtractionCache(cache_file, fingerprint) as extractions, \
+                FragmentCache(cache_file and cache_file.with_name(FRAGMENT_FILE),
+                              writer_fingerprint(fingerprint + _confidence_suffix(min_confidence))) as fragments, \
+                OutputSet(out) as outputs:
+            keys = [text_key(p.abstract) for p in papers]
+            known = extractions.keys()
+            missing = [i for i, k in enumerate(keys) if k not in known]
+            summary.cached = len(papers) - len(missing)
+            summary.extracted = len(missing)
+            if missing:
+                from kg.engines import get_engine
+
+                texts = [papers[i].abstract for i in missing]
+                for done, (j, ex) in enumerate(get_engine(engine)(texts, options), 1):
+                    extractions.put(keys[missing[j]], ex)
+                    if progress:
+                        progress(done, len(texts))
+                del texts
+            extractions.flush()
+            checkpoint("extracted")
+            ttl = outputs.stage("kg.ttl")
+            with _writing(outputs.target("kg.ttl")), ttl.open("wb") as fh:
                 view = extractions if min_confidence is None else ConfidentExtractions(extractions, min_confidence)
                 written = write_graph(papers, keys, view, fragments, fh)  # type: ignore[arg-type]
             summary.triples, summary.links, summary.proposes = written.triples, written.links, written.proposes
@@ -213,14 +242,32 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
             summary.fragments_reused = written.reused
             extractions.prune()
             fragments.prune()
+            checkpoint("staged-graph")
             if views or store is not None:
-                with _scratch_graph(out, ttl, on_disk=len(papers) >= disk_graph_above) as graph:
+                # the statements of every source record count too: a corpus read many times is a big graph
+                big = summary.records + len(papers) >= disk_graph_above
+                with _scratch_graph(out, ttl, on_disk=big) as graph:
                     if views:
-                        summary.outputs += write_views(graph, out)
+                        with _writing(out / "graph.html"):
+                            write_views(graph, outputs.stage("graph.html"), outputs.stage("report.html"))
+                        checkpoint("staged-views")
                     if store is not None:
                         summary.outputs.append(_save_store(graph, store))
-        summary.outputs.insert(0, out / "kg.ttl")
-    write_manifest(out, Manifest(inputs=given, cwd=os.getcwd(), format=fmt, max_chars=max_chars,
-                                 papers=summary.papers, triples=summary.triples))
+            with _writing(out / MANIFEST):
+                write_manifest(out, Manifest(inputs=given, cwd=os.getcwd(), format=fmt, max_chars=max_chars,
+                                             papers=summary.papers, triples=summary.triples),
+                               path=outputs.stage(MANIFEST))
+            checkpoint("staged")
+            try:
+                committed = outputs.commit()
+            except KeyboardInterrupt:
+                if outputs.interrupted_at_commit:
+                    raise Interrupted(f"interrupted while the new outputs were put in place; they are complete "
+                                      f"in {out}") from None
+                raise
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted; the previous outputs in {out} were left untouched "
+                          "(what was extracted is kept in the cache)") from None
+    summary.outputs = [*committed[::-1], *summary.outputs]
     summary.seconds = time.perf_counter() - started
     return summary

@@ -5,13 +5,15 @@ the hash of :data:`kg.extract.model.PIPELINE_VERSION`, the spaCy pipeline's name
 contents of the ontology and vocabulary files. Changing any of them changes the fingerprint, so the
 old entries stop matching (and are pruned after the next complete build).
 
-Writes are committed in batches, so an interrupted build keeps what it has extracted so far.
+Writes are committed every 256 rows or 2 seconds, whichever comes first, so an interrupted (even killed)
+build keeps what it had extracted up to a few seconds before.
 """
 from __future__ import annotations
 
 import hashlib
 import pickle
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -79,12 +81,15 @@ class SqliteCache:
 
     #: rows written per committed batch unless the caller says otherwise
     default_batch = 256
+    #: pending rows are committed at least this often, so a killed build loses seconds of work at most
+    commit_seconds = 2.0
 
     def __init__(self, path: str | Path | None, fingerprint: str, batch: int | None = None) -> None:
         self.path = Path(path) if path is not None else None
         self.fingerprint = fingerprint
         self.batch = batch or self.default_batch
         self._pending: list[tuple] = []
+        self._committed_at = time.monotonic()
         try:
             if self.path is not None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -117,7 +122,7 @@ class SqliteCache:
 
     def _add(self, row: tuple) -> None:
         self._pending.append(row)
-        if len(self._pending) >= self.batch:
+        if len(self._pending) >= self.batch or time.monotonic() - self._committed_at >= self.commit_seconds:
             self.flush()
 
     def flush(self) -> None:
@@ -127,6 +132,7 @@ class SqliteCache:
                                  self._pending)
             self._db.commit()
             self._pending.clear()
+        self._committed_at = time.monotonic()
 
     def prune(self) -> int:
         """Delete the rows of other fingerprints; return how many were deleted."""

@@ -1,8 +1,13 @@
-"""Papers: records merged by abstract, so the same abstract read twice is one paper with two sources."""
+"""Papers: records merged by abstract or DOI, so the same paper read twice is one paper with two sources.
+
+Records are merged as they stream in: only the first record of a paper keeps its abstract text; the
+others keep their metadata and source (the paper holds the text once), so reading the same corpus twice
+costs a record's metadata per duplicate, not its text.
+"""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kg.ids import abstract_key, paper_iri_of_key
 from kg.ingest import Record
@@ -10,7 +15,8 @@ from kg.ingest import Record
 
 @dataclass
 class Paper:
-    """One paper: its abstract, the records it was read from, and its metadata (first record wins)."""
+    """One paper: its abstract, the records it was read from (the later ones without their text), and its
+    metadata (first record wins)."""
 
     iri: str
     abstract: str
@@ -31,15 +37,21 @@ class Paper:
 
 
 def merge_records(records: Iterable[Record]) -> tuple[list[Paper], int]:
-    """Group records by abstract; return the papers in first-seen order and how many duplicates merged."""
+    """Group records by abstract (normalised) or DOI; return the papers in first-seen order and how many
+    duplicates merged. A paper's text and IRI are those of its first record."""
     papers: dict[str, Paper] = {}
+    by_doi: dict[str, str] = {}
     duplicates = 0
     for record in records:
         key = abstract_key(record.abstract)
+        if key not in papers and record.doi and record.doi in by_doi:
+            key = by_doi[record.doi]
         paper = papers.get(key)
         if paper is None:
             papers[key] = Paper(iri=paper_iri_of_key(key), abstract=record.abstract, records=[record])
         else:
-            paper.records.append(record)
+            paper.records.append(replace(record, abstract=""))
             duplicates += 1
+        if record.doi:
+            by_doi.setdefault(record.doi, key)
     return list(papers.values()), duplicates

@@ -28,6 +28,19 @@ class GraphError(KGError):
     """A graph or store cannot be loaded, written or validated."""
 
 
+class OutputError(GraphError):
+    """An output cannot be written where it was asked for (read-only or missing directory, a file in the
+    way, a full disk); the message names the path and what to do."""
+
+    exit_code = 2
+
+
+class Interrupted(KGError):
+    """The user interrupted the command (Ctrl-C, SIGTERM); the message says what was kept."""
+
+    exit_code = 130
+
+
 class QueryError(KGError):
     """A SPARQL query is malformed, unknown, refused or timed out."""
 

@@ -20,7 +20,7 @@ def atomic_open(path: str | Path) -> Iterator[IO[bytes]]:
     directory = target.parent if str(target.parent) else Path(".")
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=directory)
     except OSError as exc:
         raise GraphError(f"cannot write {target}: {exc.strerror or exc}; check the directory exists and is writable") from exc
     tmp = Path(tmp_name)

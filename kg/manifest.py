@@ -43,9 +43,9 @@ def read_manifest(output_dir: str | Path) -> Manifest:
         raise InputError(f"{path} is not a valid build manifest ({exc}); rebuild without --append") from exc
 
 
-def write_manifest(output_dir: str | Path, manifest: Manifest) -> Path:
-    """Write ``manifest`` atomically into ``output_dir``."""
-    path = Path(output_dir) / MANIFEST
+def write_manifest(output_dir: str | Path, manifest: Manifest, path: str | Path | None = None) -> Path:
+    """Write ``manifest`` atomically into ``output_dir`` (or to ``path``, a build's staging file)."""
+    path = Path(path) if path is not None else Path(output_dir) / MANIFEST
     atomic_write(path, (json.dumps(asdict(manifest), indent=1) + "\n").encode())
     return path
 

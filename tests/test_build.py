@@ -517,8 +517,8 @@ def test_fatal_error_while_writing_leaves_the_previous_output(cli_build, tmp_pat
     shutil.copytree(cli_build[1], out)
     before = snapshot(out, skip=".cache")
 
-    def fail(graph, directory):
-        raise GraphError(f"cannot write {directory}/graph.html: disk full")
+    def fail(graph, overview, report):
+        raise GraphError(f"cannot write {overview}: disk full")
 
     monkeypatch.setattr(kg.build, "write_views", fail)
     one = _write(tmp_path / "one.jsonl", json.dumps({"abstract": heteromix_abstract()}) + "\n")

@@ -43,5 +43,17 @@ def cli() -> None:
 
 
 def main() -> None:
-    """Entry point of the ``kg`` console script."""
-    cli()
+    """Entry point of the ``kg`` console script: click's usage errors as click prints them, and Ctrl-C at
+    any point (start-up included) a one-line message and exit status 130, never a traceback."""
+    import sys
+
+    try:
+        cli.main(standalone_mode=False)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        click.secho("interrupted", fg="yellow", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)

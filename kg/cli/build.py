@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections import Counter
 from pathlib import Path
 
@@ -12,6 +13,10 @@ from kg.engines import ENGINES
 
 #: above this many abstracts a progress bar is shown
 PROGRESS_THRESHOLD = 40
+
+
+def _terminate(signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 @click.command()
@@ -64,6 +69,8 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
 
     if not inputs and not append:
         raise click.UsageError("give INPUTS (files or directories), or --append to rebuild the previous inputs")
+    # SIGTERM (a service manager stopping the build) takes the same path as Ctrl-C
+    previous_term = signal.signal(signal.SIGTERM, _terminate)
     n_workers = workers or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
     cache: bool | Path = False if no_cache else (cache_dir or True)
     try:
@@ -71,6 +78,7 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
                             store=store, views=views, append=append, cache=cache, engine=engine,
                             scheduler=scheduler, min_confidence=min_confidence)
     finally:
+        signal.signal(signal.SIGTERM, previous_term)
         if bar is not None:
             bar.close()
     if quiet:

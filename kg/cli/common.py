@@ -37,7 +37,7 @@ def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
             click.secho(f"error: {exc}", fg="red", err=True)
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
-            click.secho("interrupted; previous outputs were left untouched", fg="yellow", err=True)
+            click.secho("interrupted", fg="yellow", err=True)
             sys.exit(130)
 
     return wrapper

@@ -1,6 +1,7 @@
 """``read_records``: expand paths, pick each file's reader, apply the size limit."""
 from __future__ import annotations
 
+import errno
 import functools
 import os
 from pathlib import Path
@@ -35,6 +36,7 @@ def expand_paths(paths: PathLike | Iterable[PathLike], fmt: str | None = None) -
     for given in paths:
         path = Path(given)
         display = display_path(given)
+        _check_resolvable(path, display)
         if path.is_dir():
             found = _directory_files(path, display, fmt)
         elif path.exists():
@@ -49,6 +51,18 @@ def expand_paths(paths: PathLike | Iterable[PathLike], fmt: str | None = None) -
     if not files:
         raise InputError("no input files given; pass abstract files (seed .txt, .jsonl[.gz], .csv, .tsv) or directories")
     return files
+
+
+def _check_resolvable(path: Path, display: str) -> None:
+    """Raise :class:`InputError` for a path that cannot be followed: a symlink loop, a too-long name."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return  # reported as a missing path
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(f"{display} is a symlink loop (it points back to itself); fix or remove the link") from None
+        raise InputError(f"cannot read {display}: {exc.strerror or exc}; check the path") from None
 
 
 def _directory_files(directory: Path, display: str, fmt: str | None) -> list[tuple[Path, str]]:
