@@ -32,7 +32,12 @@ def extract_doc(doc) -> PaperExtraction:
 
 
 def extract_texts(texts: Iterable[str], nlp=None, batch_size: int = 32) -> Iterator[PaperExtraction]:
-    """Extract from each text in order (the pipeline is loaded once if ``nlp`` is not given)."""
+    """Extract from each text in order (the pipeline is loaded once if ``nlp`` is not given).
+
+    The pipeline reads each text without its invisible characters (zero-width and bidi controls); the
+    offsets of what it finds are those of the text as given (:mod:`kg.extract.invisible`)."""
+    from kg.extract.invisible import restore_offsets, strip_invisible
+
     nlp = nlp or load_nlp()
-    for doc in nlp.pipe(texts, batch_size=batch_size):
-        yield extract_doc(doc)
+    for doc, where in nlp.pipe((strip_invisible(text) for text in texts), batch_size=batch_size, as_tuples=True):
+        yield restore_offsets(extract_doc(doc), where)

@@ -9,6 +9,7 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
 from kg.corpus import Paper
+from kg.extract.invisible import visible
 from kg.extract.terms import is_name
 from kg.extract.types import Mention, PaperExtraction
 from kg.ids import extractor_iri, mention_iri, person_iri, sentence_iri, source_iri
@@ -75,7 +76,7 @@ def short_title(paper: Paper, extraction: PaperExtraction) -> str:
     if title:
         return " ".join(title.split())
     first = paper.abstract[: extraction.sentences[0][1]] if extraction.sentences else paper.abstract
-    words = _WORD.findall(first)
+    words = _WORD.findall(visible(first))
     text = " ".join(words[:10]).rstrip(".,;:")
     return text + ("…" if len(words) > 10 else "")
 
