@@ -126,11 +126,17 @@ class SqliteCache:
             self.flush()
 
     def flush(self) -> None:
-        """Commit the pending writes."""
+        """Commit the pending writes. A full disk raises :class:`OutputError` naming the file."""
         if self._pending:
-            self._db.executemany(f"INSERT OR REPLACE INTO {self.table} VALUES ({','.join('?' * self.width)})",
-                                 self._pending)
-            self._db.commit()
+            try:
+                self._db.executemany(f"INSERT OR REPLACE INTO {self.table} VALUES ({','.join('?' * self.width)})",
+                                     self._pending)
+                self._db.commit()
+            except sqlite3.OperationalError as exc:
+                from kg.errors import OutputError
+
+                raise OutputError(f"cannot write the {self.what} {self.path}: {exc}; free some space (or raise the "
+                                  "file-size limit) and build again, or pass --no-cache") from exc
             self._pending.clear()
         self._committed_at = time.monotonic()
 

@@ -101,9 +101,10 @@ def relation_iri(paper: URIRef, start: int, end: int, name: str) -> URIRef:
     return URIRef(f"{paper}/rel{start}-{end}-{slug(name)}")
 
 
-def source_iri(file: str, position: int) -> URIRef:
-    """The IRI of the source record at ``position`` of ``file``."""
-    return ID[f"source/{digest(f'{file}#{position}')}"]
+def source_iri(paper: URIRef | str, file: str, position: int) -> URIRef:
+    """The IRI of the source record at ``position`` of ``file``, under the paper it was read as
+    (``paper/KEY/src-DIGEST``): a paper's sources are written with it, however many there are."""
+    return URIRef(f"{paper}/src-{digest(f'{file}#{position}')}")
 
 
 def person_iri(name: str, orcid: str | None = None) -> URIRef:

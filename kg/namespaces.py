@@ -18,8 +18,7 @@ SCHEMA = Namespace("https://schema.org/")
 #: ``dataset:imagenet``. (Mentions and sentences, ``paper/KEY/s3``, keep one escaped slash.)
 RESOURCE_PREFIXES: dict[str, str] = {
     kind: f"{ID}{kind}/"
-    for kind in ("paper", "method", "dataset", "modality", "task", "metric", "source", "extractor", "scheme",
-                 "person")
+    for kind in ("paper", "method", "dataset", "modality", "task", "metric", "extractor", "scheme", "person")
 }
 
 #: The vocabularies' prefixes and ``id:`` for every paperkg resource: what JSON-LD's context declares.

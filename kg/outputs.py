@@ -20,8 +20,9 @@ from pathlib import Path
 from kg.errors import OutputError
 
 #: staging and temporary names paperkg writes in an output directory: ``.NAME.PID.tmp``,
-#: ``.NAME.PID.XXXXXX.tmp`` (atomic writes) and ``.kg-build-PID-XXXXXX.tmp`` (scratch stores)
-_TEMPORARY = re.compile(r"^\.(?:kg-build-(?P<scratch>\d+)-[\w]+|.+?\.(?P<pid>\d+)(?:\.[\w]+)?)\.tmp$")
+#: ``.NAME.PID.XXXXXX.tmp`` (atomic writes) and ``.kg-build-PID-XXXXXX.tmp`` (scratch stores and files, with
+#: their SQLite companions ``-wal`` and ``-shm``)
+_TEMPORARY = re.compile(r"^\.(?:kg-build-(?P<scratch>\d+)-[\w]+|.+?\.(?P<pid>\d+)(?:\.[\w]+)?)\.tmp(?:-wal|-shm|-journal)?$")
 
 
 def staging_name(name: str, pid: int | None = None) -> str:

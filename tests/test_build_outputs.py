@@ -38,7 +38,7 @@ def outputs(directory: Path) -> dict[str, bytes]:
 
 def leftovers(directory: Path) -> list[str]:
     """Staging files and scratch directories in ``directory``."""
-    return sorted(p.name for p in directory.iterdir() if p.name.endswith(".tmp"))
+    return sorted(p.name for p in directory.iterdir() if ".tmp" in p.name)
 
 
 def write_input(path: Path, version: str) -> Path:
@@ -254,17 +254,23 @@ def test_full_disk_during_the_turtle_write(tmp_path: Path, small_input: Path) ->
     out = tmp_path / "out"
     out.mkdir()
     (out / "kg.ttl").write_text("previous\n")
+    source = tmp_path / "many.jsonl"
+    source.write_text("".join(json.dumps({"abstract": f"{ABSTRACTS[i % 2]} We study setting {i}."}) + "\n"
+                              for i in range(24)), encoding="utf-8")
 
-    def limit() -> None:  # 8 KiB: the caches fit (small pages), the Turtle does not
-        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+    def limit() -> None:  # 32 KiB a file (without a cache, nothing else is written before the Turtle)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (32 << 10, 32 << 10))
 
-    proc = subprocess.run([sys.executable, "-m", "kg", "build", str(small_input), "-o", str(out), "--no-cache"],
+    proc = subprocess.run([sys.executable, "-m", "kg", "build", str(source), "-o", str(out), "--no-cache", "--no-views"],
                           capture_output=True, text=True, timeout=300, preexec_fn=limit)
     assert proc.returncode == 2, proc.stderr
     line, = proc.stderr.strip().splitlines()
     assert "cannot write" in line and str(out / "kg.ttl") in line and "free some space" in line
     assert (out / "kg.ttl").read_text() == "previous\n"
     assert leftovers(out) == []
+    unlimited = subprocess.run([sys.executable, "-m", "kg", "build", str(source), "-o", str(out), "--no-cache",
+                                "--no-views"], capture_output=True, text=True, timeout=300)
+    assert unlimited.returncode == 0 and (out / "kg.ttl").stat().st_size > 32 << 10, "the Turtle must pass the limit"
 
 
 def test_symlink_loop_is_reported_as_a_loop(tmp_path: Path) -> None:

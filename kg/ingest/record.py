@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SourceRef:
     """Where a record starts in its input file.
 
@@ -18,7 +18,7 @@ class SourceRef:
     line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Author:
     """An author as the input names them, with their ORCID iD (``0000-0002-1825-0097``) when it gives one.
 
@@ -30,7 +30,7 @@ class Author:
     orcid: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Record:
     """One abstract with its optional metadata, exactly as read from the input.
 
@@ -53,7 +53,7 @@ class Record:
     date: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SkippedRecord:
     """A record that was not read, with a one-line reason naming the line and the problem, and its kind
     (a short fixed phrase such as "invalid JSON", for counting skipped records by kind)."""

@@ -116,7 +116,7 @@ def paper_triples(paper: Paper, extraction: PaperExtraction) -> Iterator[Triple]
         if iri is not None:
             yield p, KG.codeRepository, iri
     for record in paper.records:
-        s = source_iri(record.source.file, record.source.position)
+        s = source_iri(p, record.source.file, record.source.position)
         yield p, PROV.wasDerivedFrom, s
         yield s, RDF.type, KG.SourceRecord
         yield s, KG.sourceFile, Literal(record.source.file)
