@@ -5,6 +5,7 @@ top level (and of one array member of a top-level object) to learn where each it
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import dataclass
@@ -163,17 +164,17 @@ def load_document(path: Path, display: str, keys: tuple[str, ...] = ()) -> Docum
 def first_line_is_document(path: Path, display: str) -> bool:
     """True when the file is one JSON document over several lines (or a JSON array) rather than JSON lines:
     its first non-blank line is an array, or a JSON value cut off at the end of the line."""
-    for _, line in iter_lines(path, display):
-        if is_blank(line):
-            continue
-        text = line.rstrip(" \t\r\n")
-        try:
-            return not isinstance(json.loads(text), dict)
-        except json.JSONDecodeError as exc:
-            return exc.pos >= len(text)
-        except RecursionError:
-            return False
-    return False
+    with contextlib.closing(iter_lines(path, display)) as lines:
+        line = next((line for _, line in lines if not is_blank(line)), "")
+    text = line.rstrip(" \t\r\n")
+    if not text:
+        return False
+    try:
+        return not isinstance(json.loads(text), dict)
+    except json.JSONDecodeError as exc:
+        return exc.pos >= len(text)
+    except RecursionError:
+        return False
 
 
 #: turns one JSON object into a record, or a skip when it cannot be one

@@ -6,6 +6,8 @@ import re
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
+#: what only LaTeX markup holds: commands, groups, math, ties, dash and quote ligatures
+_LATEX_HINT = re.compile(r"[\\{}$~]|--|``|''")
 #: a ``%`` that no backslash escapes: bibliographies write "95%" meaning the character, not a LaTeX comment
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
 
@@ -20,7 +22,7 @@ def _decoder() -> LatexNodes2Text:
 def latex_to_text(text: str) -> str:
     """``text`` with its LaTeX accents, symbols, math and formatting commands turned to Unicode and its
     grouping braces removed (``Caf{\\'e} $\\alpha$`` -> ``Café α``); whitespace is kept as written."""
-    if "\\" not in text and "{" not in text and "$" not in text and "~" not in text and "-" not in text:
+    if not _LATEX_HINT.search(text):
         return text
     return _decoder().latex_to_text(_BARE_PERCENT.sub(r"\\%", text))
 
