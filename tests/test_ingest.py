@@ -44,7 +44,7 @@ def in_repo(monkeypatch) -> Path:
 # --- the API ---------------------------------------------------------------
 
 def test_registry_names_every_format():
-    assert set(READERS) == {"seed", "jsonl", "csv", "tsv"}
+    assert list(READERS) == ["seed", "jsonl", "csv", "tsv", "bibtex", "ris", "csl-json", "openalex", "arxiv", "s2"]
 
 
 def test_records_are_frozen():
@@ -409,7 +409,7 @@ def test_detect_gzip_by_magic(in_tmp):
 def test_detect_conflicts_ask_for_format(in_tmp, name, data, says):
     (in_tmp / name).write_bytes(data)
     with pytest.raises(InputError, match=rf"^{name.replace('.', '[.]')}: its {says}.*pass --format NAME "
-                                         r"\(one of seed, jsonl, csv, tsv\)"):
+                                         r"\(one of seed, jsonl, csv, tsv, bibtex, ris, csl-json, openalex, arxiv, s2\)"):
         detect_format(in_tmp / name)
     # the same file reads fine once the format is given (gzip only as jsonl)
     fmt = "jsonl" if data[:1] in (b"{", b"\x1f") else ("tsv" if b"\t" in data else "csv")

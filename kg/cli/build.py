@@ -10,6 +10,7 @@ import click
 
 from kg.cli.common import handle_errors
 from kg.engines import ENGINES
+from kg.ingest.registry import format_names
 
 #: above this many abstracts a progress bar is shown
 PROGRESS_THRESHOLD = 40
@@ -23,7 +24,8 @@ def _terminate(signum: int, _frame: object) -> None:
 @click.argument("inputs", nargs=-1, required=False, type=click.Path(path_type=Path))
 @click.option("--output", "-o", "output_dir", type=click.Path(path_type=Path), default=Path("output"),
               show_default=True, help="Directory for kg.ttl and the other outputs.")
-@click.option("--format", "fmt", default=None, help="Input format of every file (seed, jsonl, csv, tsv); default: detected.")
+@click.option("--format", "fmt", default=None, metavar="NAME",
+              help=f"Input format of every file ({format_names()}); default: detected from extension and content.")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
               help="Extraction processes (default: the cores available).")
 @click.option("--store", default=None, metavar="DIR|URL",
@@ -48,7 +50,8 @@ def _terminate(signum: int, _frame: object) -> None:
 def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: int | None, store: str | None,
           append: bool, cache_dir: Path | None, no_cache: bool, engine: str, scheduler: str | None,
           views: bool, min_confidence: float | None, quiet: bool) -> None:
-    """Build the knowledge graph of INPUTS (seed text files, JSONL(.gz), CSV/TSV, or directories)."""
+    """Build the knowledge graph of INPUTS (seed text, JSONL(.gz), CSV/TSV, BibTeX, RIS, CSL-JSON, OpenAlex,
+    arXiv snapshot or Semantic Scholar files, or directories)."""
     from kg.build import build as run_build
 
     bar = None

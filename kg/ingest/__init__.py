@@ -1,4 +1,5 @@
-"""Reading abstracts for ``kg build``: seed text, JSONL(.gz), CSV and TSV files.
+"""Reading abstracts for ``kg build``: seed text, JSONL(.gz), CSV/TSV, BibTeX, RIS, CSL-JSON, OpenAlex, arXiv
+snapshot and Semantic Scholar files (``READERS`` names them; ``detect_format`` picks one per file).
 
 >>> from kg.ingest import read_records
 >>> for record in read_records(["seeds/"], on_skip=print): ...  # doctest: +SKIP

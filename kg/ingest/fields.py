@@ -9,7 +9,7 @@ import re
 from typing import Any, Mapping
 
 from kg.ingest.identifiers import parse_arxiv, parse_date, parse_doi, parse_orcid
-from kg.ingest.record import Author, Record, SourceRef
+from kg.ingest.record import Author, Record, SkippedRecord, SourceRef
 from kg.ingest.source import ASCII_WHITESPACE
 
 #: the metadata fields a record may carry besides its abstract
@@ -151,3 +151,34 @@ def abstract_problem(value: Any) -> str | None:
     if bad is not None:
         return f"`abstract` holds an unpaired surrogate \\u{ord(bad.group()):04x}, which is not Unicode text; fix the escape"
     return None
+
+
+def make_record(
+    abstract: Any, source: SourceRef, raw: Mapping[str, Any], field: str = "abstract"
+) -> Record | SkippedRecord:
+    """The :class:`Record` of one source record, or the :class:`SkippedRecord` saying why it cannot be one.
+
+    A missing or empty abstract is skipped as "no abstract", a metadata value of the wrong shape (or an
+    abstract that is no string or no Unicode text) as "invalid field"; ``raw`` holds the metadata under
+    the names of :data:`FIELDS`, ``field`` names the abstract's field in messages.
+    """
+    where = f"line {source.line}"
+    if abstract is None or (isinstance(abstract, str) and not _strip(abstract)):
+        state = "no" if abstract is None else "an empty"
+        return SkippedRecord(source, f"{where}: the record has {state} `{field}`; it needs an abstract to be read",
+                             "no abstract")
+    problem = abstract_problem(abstract)
+    if problem is not None:
+        return SkippedRecord(source, f"{where}: {problem.replace('`abstract`', f'`{field}`')}", "invalid field")
+    try:
+        return build_record(abstract, source, raw)
+    except FieldError as exc:
+        return SkippedRecord(source, f"{where}: {exc}", "invalid field")
+
+
+_ASCII_RUN = re.compile(f"[{re.escape(ASCII_WHITESPACE)}]+")
+
+
+def squash(value: Any) -> Any:
+    """A string with its runs of ASCII whitespace (hard line wraps) made single spaces; other values as given."""
+    return _ASCII_RUN.sub(" ", value).strip(" ") if isinstance(value, str) else value

@@ -10,7 +10,14 @@ from typing import Callable, Iterable, Iterator
 from kg.errors import InputError
 from kg.ingest.detect import detect_format
 from kg.ingest.record import Record, SkippedRecord
-from kg.ingest.registry import READERS, Reader, format_from_extension, format_names
+from kg.ingest.registry import (
+    READERS,
+    Reader,
+    extension_fits,
+    format_from_extension,
+    format_names,
+    supported_extensions,
+)
 from kg.ingest.seed import read_seed
 from kg.ingest.source import display_path
 
@@ -49,7 +56,7 @@ def expand_paths(paths: PathLike | Iterable[PathLike], fmt: str | None = None) -
                 seen.add(key)
                 files.append(item)
     if not files:
-        raise InputError("no input files given; pass abstract files (seed .txt, .jsonl[.gz], .csv, .tsv) or directories")
+        raise InputError(f"no input files given; pass abstract files ({supported_extensions()}) or directories")
     return files
 
 
@@ -70,10 +77,10 @@ def _directory_files(directory: Path, display: str, fmt: str | None) -> list[tup
     files = [
         p for p in entries
         if not p.name.startswith(".") and p.is_file()
-        and (format_from_extension(p) is not None if fmt is None else format_from_extension(p) == fmt)
+        and (format_from_extension(p) is not None if fmt is None else extension_fits(p, fmt))
     ]
     if not files:
-        wanted = f"{fmt} files" if fmt else "supported files (.txt, .md, .jsonl, .ndjson, .jsonl.gz, .json.gz, .csv, .tsv)"
+        wanted = f"{fmt} files" if fmt else f"supported files ({supported_extensions()})"
         raise InputError(f"directory {display} holds no {wanted}; put input files in it or pass files directly")
     prefix = "" if display in ("", ".") else display.rstrip("/") + "/"
     return [(p, prefix + p.name) for p in files]
