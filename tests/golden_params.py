@@ -10,4 +10,5 @@ GOLDEN_PARAMS: dict[str, dict[str, str]] = {
     "results-on-dataset": {"entity": "id:dataset/tuab"},
     "compares-with": {"entity": "biot"},  # a label in another case
     "method-lineage": {"entity": "id:method/transformer"},
+    "entity-by-year": {"type": "Dataset"},  # the optional type parameter given
 }
