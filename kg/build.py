@@ -62,7 +62,7 @@ def write_views(graph: Graph, out: Path) -> list[Path]:
     from kg.viz import typed, write_overview
 
     typed_graph = typed(graph)
-    return [write_overview(typed_graph, out / "graph.html"), write_report(typed_graph, out / "report.html")]
+    return [write_overview(typed_graph, out / "graph.html"), write_report(typed_graph, out / "report.html", rdf=graph)]
 
 
 def _cache_path(cache: bool | str | Path | None, out: Path) -> Path | None:
