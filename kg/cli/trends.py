@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from kg.analysis.trends import DEFAULT_LAST, DEFAULT_MIN_PAPERS
+from kg.analysis.trends import DEFAULT_LAST, DEFAULT_MIN_PAPERS, Trends
 from kg.analysis.trends_format import FORMATS
 from kg.analysis.yearcounts import TREND_TYPES
 from kg.cli.common import graph_options, handle_errors
@@ -45,7 +45,8 @@ def trends(graph_path: Path | None, store: str | None, entity_type: str | None, 
         click.echo(f"wrote {plot}", err=True)
 
 
-def _write_plot(result, path: Path, what: str) -> None:  # type: ignore[no-untyped-def]
+def _write_plot(result: Trends, path: Path, what: str) -> None:
+    """Draw the shares per year of the top rising and falling entities of ``result`` to ``path`` (PNG)."""
     from kg.io import atomic_write
     from kg.viz.figures import png, trend_figure
 
