@@ -66,7 +66,7 @@ def write_views(graph: Graph, overview: Path, report: Path) -> list[Path]:
     from kg.viz import typed, write_overview
 
     typed_graph = typed(graph)
-    return [write_overview(typed_graph, overview), write_report(typed_graph, report)]
+    return [write_overview(typed_graph, overview), write_report(typed_graph, report, rdf=graph)]
 
 
 def _cache_path(cache: bool | str | Path | None, out: Path) -> Path | None:

@@ -57,3 +57,9 @@ class AmbiguousNameError(NotFoundError):
     def __init__(self, message: str, candidates: list[str] | None = None) -> None:
         super().__init__(message)
         self.candidates = candidates or []
+
+
+class ArgumentError(KGError):
+    """The arguments of a command or function do not make sense (too few papers, a window too short)."""
+
+    exit_code = 2

@@ -11,4 +11,5 @@ GOLDEN_PARAMS: dict[str, dict[str, str]] = {
     "compares-with": {"entity": "biot"},  # a label in another case
     "method-lineage": {"entity": "id:method/transformer"},
     "coauthors": {"author": "Bo Sample"},  # a name as written
+    "entity-by-year": {"type": "Dataset"},  # the optional type parameter given
 }

@@ -216,10 +216,10 @@ def path(g: nx.Graph, a: str, b: str) -> list[dict[str, str]]:
     return steps
 
 
-def summary(g: nx.Graph, seed: int = 0, top: int = 5) -> dict[str, Any]:
-    """Return every statistic of ``kg stats`` as a JSON-ready dict."""
+def summary(g: nx.Graph, seed: int = 0, top: int = 5, comms: list[Community] | None = None) -> dict[str, Any]:
+    """Return every statistic of ``kg stats`` as a JSON-ready dict (``comms``: communities already computed)."""
     cent = centrality(g, seed=seed)
-    comms = communities(g, seed=seed)
+    comms = communities(g, seed=seed) if comms is None else comms
     return {
         "counts": counts(g),
         "central": top_by_type(g, cent, n=top),

@@ -12,6 +12,8 @@ COMMANDS: dict[str, str] = {
     "build": "kg.cli.build:build",
     "stats": "kg.cli.stats:stats",
     "similar": "kg.cli.similar:similar",
+    "compare": "kg.cli.compare:compare",
+    "trends": "kg.cli.trends:trends",
     "path": "kg.cli.path:path",
     "report": "kg.cli.report:report",
     "viz": "kg.cli.viz:viz",

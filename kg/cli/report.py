@@ -14,9 +14,9 @@ from kg.cli.common import graph_options, handle_errors
               show_default=True, help="HTML file to write.")
 @handle_errors
 def report(graph_path: Path | None, store: str | None, output: Path) -> None:
-    """Write report.html: statistics, plots and the community table, in one offline page."""
-    from kg.analysis.source import read_typed_graph
+    """Write report.html: what the field is about (top entities, trends, results, communities), in one offline page."""
+    from kg.analysis.source import read_graph
     from kg.report import write_report
 
-    path = write_report(read_typed_graph(graph_path, store), output)
+    path = write_report(read_graph(graph_path, store), output)
     click.echo(f"wrote {path} ({path.stat().st_size / 1e3:.0f} kB)")
