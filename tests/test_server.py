@@ -315,15 +315,103 @@ def test_guard() -> None:
 
 def test_pages_and_assets_are_served_locally(server: str) -> None:
     index = httpx.get(server + "/")
-    assert index.status_code == 200 and "kg-query" in index.text
-    assert "Content-Security-Policy" in index.headers and "script-src 'self'" in index.headers["Content-Security-Policy"]
+    assert index.status_code == 200 and 'id="kg-yasgui"' in index.text and 'id="kg-search"' in index.text
+    csp = index.headers["Content-Security-Policy"]
+    assert "script-src 'self';" in csp and "unsafe-eval" not in csp and "connect-src 'self'" in csp
     srcs = [part.split('"', 1)[0] for part in index.text.split('src="')[1:]]
-    assert srcs and all(s.startswith("/static/") for s in srcs)
-    assert "//" not in "".join(srcs)
-    for src in srcs + ["/static/vis-network.css", "/static/explorer.css"]:
-        assert httpx.get(server + src).status_code == 200
+    hrefs = [part.split('"', 1)[0] for part in index.text.split('rel="stylesheet" href="')[1:]]
+    assert "/static/vendor/yasgui/yasgui.min.js" in srcs and "/static/vendor/yasgui/yasgui.min.css" in hrefs
+    assert srcs and all(s.startswith("/static/") for s in srcs + hrefs)
+    assert "//" not in "".join(srcs + hrefs)
+    for src in srcs + hrefs + ["/static/vendor/yasgui/LICENSE", "/static/vendor/yasgui/THIRD-PARTY-NOTICES.txt"]:
+        answer = httpx.get(server + src)
+        assert answer.status_code == 200, src
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+    assert httpx.get(server + "/static/vendor/yasgui/yasgui.min.js").headers["Content-Type"].startswith("text/javascript")
+    assert "MIT License" in httpx.get(server + "/static/vendor/yasgui/LICENSE").text
     saved = json.loads(index.text.split('id="kg-saved-data">', 1)[1].split("</script>", 1)[0])
     assert any(q["name"] == "papers-using" for q in saved)
+    default = json.loads(index.text.split('id="kg-default-query">', 1)[1].split("</script>", 1)[0])
+    assert default.startswith("PREFIX kg: <https://w3id.org/paperkg/ontology#>")
+    assert httpx.get(server + "/sparql", params={"query": default}).status_code == 200
+    page = httpx.get(server + "/method/biot")  # every page has the search box
+    assert 'id="kg-search"' in page.text and '<script src="/static/search.js">' in page.text
+
+
+def _raw_get(url: str, path: str) -> tuple[int, bytes]:
+    """GET ``path`` exactly as written (no client-side normalisation of dot segments or escapes)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    try:
+        conn.putrequest("GET", path, skip_host=True)
+        conn.putheader("Host", parts.netloc)
+        conn.endheaders()
+        answer = conn.getresponse()
+        return answer.status, answer.read()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("path", [
+    "/static/../app.py", "/static/..%2fapp.py", "/static/%2e%2e/app.py", "/static/%2e%2e%2fapp.py",
+    "/static/vendor/../../app.py", "/static/vendor/yasgui/../../../app.py", "/static/vendor/yasgui/%2e%2e/%2e%2e/explorer.js",
+    "/static/vendor%2f..%2f..%2fapp.py", "/static/..%5capp.py", "/static/%252e%252e/app.py", "/static//etc/passwd",
+    "/static/vendor/yasgui/", "/static/vendor", "/static/vendor/yasgui/.", "/static/./explorer.js/../../app.py",
+    "/static/vendor/yasgui/yasgui.min.js/..", "/static/" + "..%2f" * 8 + "etc/passwd", "/static/%00", "/static/app.py",
+])
+def test_static_route_serves_only_its_listed_files(server: str, path: str) -> None:
+    status, body = _raw_get(server, path)
+    assert status in (400, 404), (path, status)
+    assert b"create_app" not in body and b"root:" not in body
+
+
+def test_search_api_prefix_index(server: str) -> None:
+    def search(q: str, **more: str) -> list[dict[str, str]]:
+        answer = httpx.get(server + "/api/search", params={"q": q, **more})
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    hits = search("trans")
+    assert hits[0] == {"iri": f"{ID}method/transformer", "label": "transformer", "type": "Method",
+                       "url": "/method/transformer", "match": "transformer"}
+    vit = next(h for h in hits if h["label"] == "ViT")
+    assert vit["match"] == "Vision Transformer" and vit["url"] == "/method/vit"  # by alias, at a word start
+    assert [h["label"] for h in search("vision tr")] == ["ViT"]
+    assert [h["url"] for h in search("VISION   TRANS")] == ["/method/vit"]
+    assert search("ransformer") == []  # word starts only
+    assert search("BIOT")[0]["url"] == "/method/biot"  # the entity before the paper of the same name
+    assert any(h["url"] == "/paper/a1a1a1a1a1a1a1a1" for h in search("biot"))
+    assert len(search("e", limit="3")) == 3
+    assert search("") == [] and search("   ") == []
+    assert httpx.get(server + "/api/search", params={"q": "x" * 201}).status_code == 400
+    for limit in ("0", "51", "-1", "ten", "1e3", "\u00b2", "0005", ""):
+        assert httpx.get(server + "/api/search", params={"q": "a", "limit": limit}).status_code == 400
+
+
+def test_search_index_folds_accents_case_and_punctuation() -> None:
+    from kg.server.search import SearchIndex, fold
+
+    assert fold("Élan—VITAL: BERT-base_v2") == "elan vital bert base v2"
+    index = SearchIndex([(f"{ID}method/a", "Café au lait", "Method", "Café au lait"),
+                         (f"{ID}method/a", "Café au lait", "Method", "CAL"),
+                         (f"{ID}paper/b", "Naïve Bayes for Cafés", "Paper", "Naïve Bayes for Cafés"),
+                         (f"{ID}dataset/c", "", "Dataset", "")])
+    assert len(index) == 2 and index.words == 8
+    assert [h.label for h in index.search("cafe")] == ["Café au lait", "Naïve Bayes for Cafés"]
+    assert [h.match for h in index.search("cal")] == ["CAL"]
+    assert [h.url for h in index.search("naive b")] == ["/paper/b"]
+    assert index.search("bayes f", limit=0) == [] and index.search("?!") == []
+    long = "word " * 40
+    assert [h.label for h in SearchIndex([(f"{ID}task/t", long.strip(), "Task", long)]).search(long)] == [long.strip()]
+
+
+def test_vocabulary_api_lists_the_graphs_properties_and_classes(server: str) -> None:
+    vocabulary = httpx.get(server + "/api/vocabulary").json()
+    assert "https://w3id.org/paperkg/ontology#usesMethod" in vocabulary["properties"]
+    assert "https://w3id.org/paperkg/ontology#Method" in vocabulary["classes"]
 
 
 def test_entity_page_lists_papers_aliases_and_sentences(server: str) -> None:

@@ -1,8 +1,11 @@
 """The ASGI application of ``kg serve``: the SPARQL 1.1 Protocol endpoint and the web explorer.
 
-Routes: ``/sparql`` (GET, POST), ``/health``, ``/`` (query editor), ``/paper/<hex>``, ``/<kind>/<slug>``
-(method, dataset, task, metric, modality), ``/entity?iri=`` (any resource), ``/api/graph`` (the
-vis-network data of a query's result) and ``/static/...`` (every asset, vis-network included: no CDN).
+Routes: ``/sparql`` (GET, POST), ``/health``, ``/`` (YASGUI over ``/sparql``), ``/paper/<hex>``,
+``/<kind>/<slug>`` (method, dataset, task, metric, modality), ``/entity?iri=`` (any resource),
+``/api/search?q=`` (the header's search box), ``/api/graph`` (the vis-network data of a query's result),
+``/api/vocabulary`` (the properties and classes the graph uses, for the editor's completion) and
+``/static/...`` (every asset, YASGUI and vis-network included: no CDN; only the files listed in
+:func:`_static_files` are served, so no path can leave the folder).
 Every query runs in a pool of worker processes (:mod:`kg.server.pool`) with a hard time limit, a memory
 cap and a result limit enforced while the result streams, after the token-level checks of
 :mod:`kg.server.guard`. Requests must name an allowed ``Host`` (DNS rebinding), and a browser POST from
@@ -38,6 +41,7 @@ from kg.server.explore import ENTITY_KINDS, entity_page, iri_of_path, page_path
 from kg.server.guard import DEFAULT_MAX_DEPTH, Refused, check_iri, check_query
 from kg.server.pool import WorkerPool
 from kg.server.protocol import negotiate, parse_request
+from kg.server.search import MAX_LIMIT, MAX_QUERY_CHARS, SearchIndex, build_index
 from kg.store import new_graph, oxigraph_of
 
 __all__ = ["create_app", "DEFAULT_MAX_QUERY_BYTES", "DEFAULT_TIMEOUT", "DEFAULT_MAX_ROWS", "DEFAULT_HOSTS"]
@@ -54,6 +58,16 @@ DEFAULT_WORKER_MEMORY_MB = 1024
 DEFAULT_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
 #: at most this many nodes drawn in the explorer's graph view
 GRAPH_VIEW_MAX_NODES = 300
+#: the query the explorer opens with (its PREFIX lines let the editor and the table use the names)
+DEFAULT_QUERY = f"""PREFIX kg: <{PREFIXES['kg']}>
+PREFIX rdfs: <{PREFIXES['rdfs']}>
+PREFIX method: <{PREFIXES['method']}>
+
+SELECT ?method ?label (COUNT(DISTINCT ?paper) AS ?papers) WHERE {{
+  ?paper kg:usesMethod ?method .
+  ?method rdfs:label ?label .
+}} GROUP BY ?method ?label ORDER BY DESC(?papers) ?label LIMIT 20
+"""
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
@@ -63,16 +77,27 @@ SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "n
 # --------------------------------------------------------------------------- assets
 
 
+#: media type of a served asset, by suffix (files without one, such as LICENSE, are plain text)
+_MEDIA = {".js": "text/javascript", ".css": "text/css", ".txt": "text/plain", ".md": "text/plain", "": "text/plain"}
+VENDOR = HERE / "static" / "vendor"
+
+
 def _static_files() -> dict[str, tuple[Path, str]]:
+    """Every asset under ``/static/``: its name in the URL -> (file, media type). Nothing else is served."""
     from kg.viz.render import _vis_dir
 
     vis = _vis_dir()
-    return {
+    files = {
         "vis-network.min.js": (vis / "vis-network.min.js", "text/javascript"),
         "vis-network.css": (vis / "vis-network.css", "text/css"),
-        "explorer.js": (HERE / "static" / "explorer.js", "text/javascript"),
-        "explorer.css": (HERE / "static" / "explorer.css", "text/css"),
     }
+    for path in sorted((HERE / "static").iterdir()):
+        if path.is_file() and path.suffix in (".js", ".css"):
+            files[path.name] = (path, _MEDIA[path.suffix])
+    for path in sorted(VENDOR.rglob("*")):
+        if path.is_file() and path.suffix in _MEDIA and not path.name.startswith("."):
+            files[path.relative_to(HERE / "static").as_posix()] = (path, _MEDIA[path.suffix])
+    return files
 
 
 @lru_cache(maxsize=1)
@@ -106,8 +131,30 @@ class _State:
         self.triples = len(graph)  # served read-only: counted once
         self.saved: dict[str, SavedQuery] = {q.text.strip(): q for q in list_saved()}
         self._typed: nx.Graph | None = None
+        self._vocabulary: dict[str, list[str]] | None = None
         self._lock = threading.Lock()
+        self._vocabulary_lock = threading.Lock()
         self.limiter = anyio.CapacityLimiter(32)
+        self.search_index: SearchIndex | None = None  # built by the app's lifespan
+
+    def build_search_index(self) -> None:
+        """Index every labelled resource for ``/api/search`` (once, when the server starts)."""
+        self.search_index = build_index(oxigraph_of(self.graph))
+
+    def vocabulary(self) -> dict[str, list[str]]:
+        """The properties and classes the graph uses (computed on first use): the editor completes them."""
+        with self._vocabulary_lock:
+            if self._vocabulary is None:
+                import pyoxigraph as ox
+
+                store = oxigraph_of(self.graph)
+                found = {}
+                for name, text in (("properties", "SELECT DISTINCT ?x WHERE { ?s ?x ?o }"),
+                                   ("classes", "SELECT DISTINCT ?x WHERE { ?s a ?x }")):
+                    found[name] = sorted({row["x"].value for row in store.query(text, use_default_graph_as_union=True)
+                                          if isinstance(row["x"], ox.NamedNode)})
+                self._vocabulary = found
+            return self._vocabulary
 
     def typed(self) -> nx.Graph:
         with self._lock:
@@ -237,7 +284,9 @@ def create_app(graph: Graph, *, max_query_bytes: int = DEFAULT_MAX_QUERY_BYTES, 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> Any:
-        await pool.start()
+        async with anyio.create_task_group() as tasks:  # index the names while the workers load the graph
+            tasks.start_soon(anyio.to_thread.run_sync, state.build_search_index)
+            await pool.start()
         try:
             yield
         finally:
@@ -280,7 +329,24 @@ def create_app(graph: Graph, *, max_query_bytes: int = DEFAULT_MAX_QUERY_BYTES, 
         from kg.viz.render import script_json
 
         return _page("index.html", saved=saved, saved_json=script_json(saved), prefixes_json=script_json(PREFIXES),
-                     max_rows=max_rows, timeout=timeout)
+                     default_query_json=script_json(DEFAULT_QUERY), max_rows=max_rows, timeout=timeout)
+
+    @_handler
+    async def search(request: Request) -> Response:
+        q = request.query_params.get("q", "")
+        if len(q) > MAX_QUERY_CHARS:
+            raise Refused(f"the search text is over {MAX_QUERY_CHARS} characters")
+        raw = request.query_params.get("limit", "10")
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= 3) or not 1 <= int(raw) <= MAX_LIMIT:
+            raise Refused(f"limit must be a whole number from 1 to {MAX_LIMIT}")
+        if state.search_index is None:
+            raise Refused("the search index is still being built; try again in a moment", 503)
+        index = state.search_index
+        hits = await run_blocking(index.search, q, int(raw))
+        return JSONResponse([hit.as_json() for hit in hits], headers={"Cache-Control": "no-store"})
+
+    async def vocabulary(request: Request) -> Response:
+        return JSONResponse(await run_blocking(state.vocabulary), headers={"Cache-Control": "public, max-age=3600"})
 
     async def show(iri: str) -> Response:
         check_iri(iri, "the resource")
@@ -338,7 +404,7 @@ def create_app(graph: Graph, *, max_query_bytes: int = DEFAULT_MAX_QUERY_BYTES, 
     static_files = _static_files()
 
     async def static(request: Request) -> Response:
-        entry = static_files.get(request.path_params["name"])
+        entry = static_files.get(request.path_params["name"])  # a listed name or nothing: no traversal
         if entry is None:
             return _error("no such file", 404)
         path, media = entry
@@ -351,7 +417,9 @@ def create_app(graph: Graph, *, max_query_bytes: int = DEFAULT_MAX_QUERY_BYTES, 
         Route("/", index, methods=["GET"]),
         Route("/entity", entity, methods=["GET"]),
         Route("/api/graph", graph_view, methods=["POST"]),
-        Route("/static/{name}", static, methods=["GET"]),
+        Route("/api/search", search, methods=["GET"]),
+        Route("/api/vocabulary", vocabulary, methods=["GET"]),
+        Route("/static/{name:path}", static, methods=["GET"]),
         Route("/{kind}/{key:path}", readable, methods=["GET"]),
     ]
     hosts = list(allowed_hosts) if allowed_hosts is not None else list(DEFAULT_HOSTS)
