@@ -24,8 +24,23 @@ from kg.extract.types import ENTITY_TYPES, PaperExtraction
 from kg.fragments import Fragment, FragmentCache, FragmentMaker, ox_converter, paper_digest, replays
 from kg.streamwrite import sort_key_lines, turtle_pieces, write_units
 
-#: papers whose fragments are looked up and made together
+#: papers whose fragments are looked up and made together, at most
 WINDOW = 512
+#: source records in one window, at most (a paper read a thousand times writes a thousand source records)
+WINDOW_RECORDS = 4096
+
+
+def windows(papers: Sequence[Paper], size: int = WINDOW, records: int = WINDOW_RECORDS) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` slices of ``papers`` of at most ``size`` papers and ``records`` source records
+    (but at least one paper), so the statements made together stay bounded however often papers repeat."""
+    start = 0
+    while start < len(papers):
+        end, held = start, 0
+        while end < len(papers) and end - start < size and (end == start or held + len(papers[end].records) <= records):
+            held += len(papers[end].records)
+            end += 1
+        yield start, end
+        start = end
 
 
 @dataclass
@@ -73,8 +88,8 @@ def _fragments(papers: Sequence[Paper], keys: Sequence[str], mentions: Sequence[
                written: Written) -> Iterator[Fragment]:
     """Every paper's fragment (without Turtle), in input order, reused or made again and stored."""
     entity_of = maker.resolution.entity_of
-    for start in range(0, len(papers), WINDOW):
-        window = papers[start : start + WINDOW]
+    for start, end in windows(papers):
+        window = papers[start:end]
         digests = [paper_digest(fragments.fingerprint, p, keys[start + i],
                                 [entity_of.get((p.iri, m.start, m.end, m.type)) for m in mentions[start + i].mentions])
                    for i, p in enumerate(window)]

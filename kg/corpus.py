@@ -21,6 +21,8 @@ class Paper:
     iri: str
     abstract: str
     records: list[Record] = field(default_factory=list)
+    #: the metadata fields some record of the paper gives (kept while records are merged)
+    known: set[str] = field(default_factory=set, repr=False, compare=False)
 
     @property
     def first(self) -> Record:
@@ -36,6 +38,20 @@ class Paper:
         return None
 
 
+#: the metadata a later record contributes only where every earlier record of its paper lacks it
+_FOLDED = ("title", "authors", "year", "venue", "keywords", "doi", "arxiv", "url", "date")
+
+
+def _without_known(record: Record, paper: Paper) -> Record:
+    """A later record of ``paper`` without its text and without the metadata an earlier record already
+    gives (:meth:`Paper.field` takes the first non-empty value, so the answers are the same); its source
+    and id stay, for the source record it becomes."""
+    given = {name for name in _FOLDED if getattr(record, name)}
+    known = {name: () if isinstance(getattr(record, name), tuple) else None for name in given & paper.known}
+    paper.known |= given
+    return replace(record, abstract="", **known)
+
+
 def merge_records(records: Iterable[Record]) -> tuple[list[Paper], int]:
     """Group records by abstract (normalised) or DOI; return the papers in first-seen order and how many
     duplicates merged. A paper's text and IRI are those of its first record."""
@@ -48,9 +64,10 @@ def merge_records(records: Iterable[Record]) -> tuple[list[Paper], int]:
             key = by_doi[record.doi]
         paper = papers.get(key)
         if paper is None:
-            papers[key] = Paper(iri=paper_iri_of_key(key), abstract=record.abstract, records=[record])
+            papers[key] = Paper(iri=paper_iri_of_key(key), abstract=record.abstract, records=[record],
+                                known={name for name in _FOLDED if getattr(record, name)})
         else:
-            paper.records.append(replace(record, abstract=""))
+            paper.records.append(_without_known(record, paper))
             duplicates += 1
         if record.doi:
             by_doi.setdefault(record.doi, key)

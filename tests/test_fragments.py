@@ -93,3 +93,14 @@ def test_replays_checks_a_minted_metrics_label_too():
                        for s, p, o in triples)
     assert not replays(_index(), [("metric", ("p", None, "widget score"), (iri, relabelled))])
     assert isinstance(URIRef(iri), URIRef)
+
+
+def test_windows_bound_papers_and_source_records() -> None:
+    from types import SimpleNamespace
+
+    from kg.assemble import windows
+
+    papers = [SimpleNamespace(records=[None] * n) for n in (1, 1, 3000, 2000, 5000, 1, 1)]
+    got = list(windows(papers, size=3, records=4096))  # type: ignore[arg-type]
+    assert got == [(0, 3), (3, 4), (4, 5), (5, 7)]  # a paper over the budget alone still gets a window
+    assert [i for a, b in got for i in range(a, b)] == list(range(len(papers)))
