@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from kg.extract.terms import clean_label, norm_key, readable_key
 from kg.extract.types import Mention, PaperExtraction
 from kg.extract.vocab import Vocabulary
-from kg.ids import entity_iri
+from kg.ids import digest, entity_iri
 
 @dataclass
 class Entity:
@@ -120,6 +120,7 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
     entities: dict[str, Entity] = {}
     iri_of_group: dict[str, str] = {}
     labels = {c.iri: c for c in vocabulary.concepts.values()} if vocabulary is not None else {}
+    claimed = {g["concept"] for g in groups.values() if g["concept"]}
     for (type_name, key), g in sorted(groups.items()):
         concept = g["concept"]
         if concept:
@@ -128,6 +129,10 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
         else:
             matching = [k for k, k_norm in g["iri_keys"].items() if k_norm == key]
             iri = str(entity_iri(type_name, min(matching) if matching else key))
+            if iri in entities or iri in claimed:
+                # another key slugs the same ("Transformer" and "Transformer++", or a vocabulary concept's
+                # IRI): distinct entities, so this one gets its own IRI
+                iri = f"{iri}-{digest(key, 6)}"
             label = _display_form(g["short"]) if g["short"] else _display_form(g["forms"])
         alts = set(g["forms"]) | set(g["long"]) | set(g["short"])
         alts.discard(label)

@@ -509,3 +509,18 @@ def test_names_listed_before_a_dataset_noun_are_datasets(nlp, text, names):
 def test_a_hyphenated_adjective_is_no_method(nlp, text, suffix):
     found = mentions(nlp, text)
     assert not any(t.endswith(suffix) for _typ, t, _ in found), found
+
+
+def test_names_that_slug_alike_stay_distinct_entities():
+    """"Transformer" and "Transformer++" share the slug "transformer": two entities, two IRIs, each with
+    its own label (one entity labelled "Transformer++" once carried every transformer's links)."""
+    from kg.extract.types import Mention, PaperExtraction
+    from kg.resolve import resolve
+
+    plain = PaperExtraction(mentions=[Mention(0, 11, "Method", "Transformer", "phrase")])
+    plus = PaperExtraction(mentions=[Mention(0, 13, "Method", "Transformer++", "phrase")])
+    resolution = resolve([("p:1", plain), ("p:2", plus)])
+    by_paper = {paper: iri for (paper, *_), iri in resolution.entity_of.items()}
+    assert by_paper["p:1"] != by_paper["p:2"]
+    assert by_paper["p:1"].endswith("/method/transformer")
+    assert {resolution.entities[iri].label for iri in by_paper.values()} == {"Transformer", "Transformer++"}
