@@ -68,3 +68,8 @@ def details(summary: str, items: Sequence[str], note: str = "") -> str:
     lis = "".join(f"<li>{i}</li>" for i in items)
     extra = f"<div>{note}</div>" if note else ""
     return f"<details><summary>{esc(summary)}</summary>{extra}<ul>{lis}</ul></details>"
+
+
+def plural(n: int, noun: str) -> str:
+    """``"1 paper"``, ``"2 papers"``."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")

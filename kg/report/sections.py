@@ -9,7 +9,7 @@ from kg.analysis.field import FIELD_TYPES, central_papers, modality_task_matrix,
 from kg.analysis.leaderboard import Board
 from kg.analysis.stats import Community
 from kg.analysis.trends import Trends
-from kg.report.markup import Raw, details, esc, figure, table
+from kg.report.markup import Raw, details, esc, figure, plural, table
 from kg.report.plots import plot_communities, plot_degrees, plot_top_entities, plot_types
 
 #: entities listed per type, papers shown per entity, trend rows, leaderboard boards
@@ -43,8 +43,7 @@ def top_entities_section(g: nx.Graph) -> str:
             more = r.papers - len(r.evidence)
             if more > 0:
                 items.append(f"and {more} more: <code>kg query papers-using --param entity={esc(r.entity)}</code>")
-            papers = f"{r.papers} paper" + ("" if r.papers == 1 else "s")
-            parts.append(details(f"{r.label} — {papers}", items, note=f"<code>{esc(r.entity)}</code>"))
+            parts.append(details(f"{r.label} — {plural(r.papers, 'paper')}", items, note=f"<code>{esc(r.entity)}</code>"))
         parts.append("</section>")
     parts.append("</div>")
     return "\n".join(parts)
@@ -135,7 +134,8 @@ def leaderboard_section(boards: Sequence[Board] | None) -> str:
             items.append(f"<b>{esc(e.value)}</b>{method} ({esc(e.label)})")
         if len(b.entries) > ENTRIES_PER_BOARD:
             items.append(f"and {len(b.entries) - ENTRIES_PER_BOARD} more: <code>kg query results-on-dataset</code>")
-        lists.append(details(f"{b.dataset}, {b.metric}: {len(b.entries)} results from {b.papers} papers", items))
+        heading = f"{b.dataset}, {b.metric}: {plural(len(b.entries), 'result')} from {plural(b.papers, 'paper')}"
+        lists.append(details(heading, items))
     note = ("<p>Values as the abstracts report them, highest number first (for error rates or FID, lower is "
             "better).</p>")
     return "\n".join([head, matrix, note] + lists)
