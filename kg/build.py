@@ -94,6 +94,7 @@ def _scratch_graph(out: Path, source: Path, on_disk: bool) -> Iterator[Graph]:
     removed afterwards."""
     import pyoxigraph as ox
 
+    from kg.bulkload import load_chunked
     from kg.store import new_graph, open_store, oxigraph_of, parse_into
 
     if not on_disk:
@@ -102,7 +103,7 @@ def _scratch_graph(out: Path, source: Path, on_disk: bool) -> Iterator[Graph]:
     directory = Path(tempfile.mkdtemp(prefix=f".kg-build-{os.getpid()}-", suffix=".tmp", dir=out))
     try:
         graph = open_store(directory / "store", create=True)
-        oxigraph_of(graph).bulk_load(path=str(source), format=ox.RdfFormat.TURTLE, to_graph=ox.DefaultGraph())
+        load_chunked(oxigraph_of(graph), source, ox.RdfFormat.TURTLE)
         yield graph
         del graph
         gc.collect()  # RocksDB closes when the store is dropped

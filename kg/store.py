@@ -21,6 +21,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from rdflib.term import Node, _toPythonMapping
 
+from kg.bulkload import load_chunked
 from kg.errors import GraphError
 from kg.namespaces import PREFIXES, XSD, XSD_STRING
 
@@ -194,13 +195,7 @@ def parse_into(graph: Graph, path: str | Path, fmt: ox.RdfFormat | None = None) 
     inner = oxigraph_of(graph)
     try:
         if inner is not None:
-            default = ox.DefaultGraph()
-            if fmt.supports_datasets:
-                inner.bulk_extend(
-                    ox.Quad(q.subject, q.predicate, q.object, default) for q in ox.parse(path=path, format=fmt)
-                )
-            else:
-                inner.bulk_load(path=path, format=fmt, to_graph=default)
+            load_chunked(inner, path, fmt)
         else:
             graph.parse(str(path), format=f"ox-{fmt.file_extension}")
     except SyntaxError as exc:

@@ -24,6 +24,8 @@ from typing import Any
 
 import pyoxigraph as ox
 
+from kg.bulkload import load_chunked
+
 #: the stack of the serving thread: enough for the parser on 64 KiB of nested brackets
 STACK_BYTES = 512 * 1024 * 1024
 
@@ -123,7 +125,7 @@ def _recv_exact(sock: socket.socket, n: int) -> bytes:
 
 def _serve(sock: socket.socket, config: dict[str, Any]) -> None:
     store = ox.Store()
-    store.bulk_load(path=config["data"], format=ox.RdfFormat.N_QUADS)
+    load_chunked(store, config["data"], ox.RdfFormat.N_QUADS)
     if config.get("memory_mb"):
         with open("/proc/self/statm") as fh:
             size = int(fh.read().split()[0]) * resource.getpagesize()
