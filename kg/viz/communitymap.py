@@ -34,7 +34,7 @@ MAX_LINKS = 3
 ABSTRACT_CHARS = 160
 SMALL = "small"
 #: radius of the community nodes (canvas units at zoom 1), the fewest to the most papers
-MAP_RADIUS = (5.0, 30.0)
+MAP_RADIUS = (4.0, 24.0)
 
 
 def map_key(cid: int | str) -> str:
@@ -192,7 +192,7 @@ def map_positions(m: nx.Graph, seed: int = 0) -> dict[str, tuple[float, float]]:
     pos = unit_layout(m, seed, weight=weight)
     most = max((d["papers"] for _, d in m.nodes(data=True)), default=1) or 1
     # discs as wide as the label under them (in units of the unit layout, about 1/600 of the map)
-    radii = {k: max(0.03, text_width(placement.community_name(m.nodes[k]["label"], 36), 13) / 1200,
+    radii = {k: max(0.03, text_width(placement.community_name(m.nodes[k]["label"]), 13) / 1200,
                     0.09 * (m.nodes[k]["papers"] / most) ** 0.5) for k in m}
     return pack_discs(pos, radii, aspect=placement.MAP_WIDTH / placement.MAP_HEIGHT, gap=0.01)
 
@@ -208,7 +208,7 @@ def render_community_map(g: nx.Graph, seed: int = 0, title: str = "paperkg commu
     score = rank(g)
     m = community_graph(g, comms, min_size)
     for key in m:
-        m.nodes[key]["map_label"] = placement.community_name(m.nodes[key]["label"], 36)
+        m.nodes[key]["map_label"] = placement.community_name(m.nodes[key]["label"])
     data = render.payload(m, score={k: float(d["papers"] or 0.5) for k, d in m.nodes(data=True)},
                           pos=map_positions(m, seed), with_type=False, radius=MAP_RADIUS,
                           colourings={"community": {k: community_colour(d["community"]) for k, d in m.nodes(data=True)}})

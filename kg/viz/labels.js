@@ -60,6 +60,12 @@ window.kgMap = kgMap;
   }
   kg.nodeBox = nodeBox;
 
+  // the screen box of node n's shape
+  function discBox(n, c, s) {
+    var r = n.size * s;
+    return {l: c.x - r, t: c.y - r, r: c.x + r, b: c.y + r};
+  }
+
   function nameBox(v, name, s) {
     var px = v.settings.communityPx;
     var c = v.network.canvasToDOM({x: name.x, y: name.y});
@@ -83,7 +89,9 @@ window.kgMap = kgMap;
     v.order.forEach(function (id) {  // the top labels, whatever happens
       var n = v.byId[id];
       if (n.rank >= top || v.hidden[id] || !n.label) { return; }
-      grid.add(nodeBox(n, net.canvasToDOM(pos[id]), s));
+      var c = net.canvasToDOM(pos[id]);
+      grid.add(nodeBox(n, c, s));
+      grid.add(discBox(n, c, s));
       shown[id] = true;
     });
     var names = kg.namesVisible(v);
@@ -99,7 +107,7 @@ window.kgMap = kgMap;
       var c = net.canvasToDOM(pos[id]);
       if (c.x < -200 || c.y < -50 || c.x > W + 200 || c.y > H + 50) { return; }
       var b = nodeBox(n, c, s);
-      if (inside(b) && !grid.hits(b, pad)) { grid.add(b); shown[id] = true; }
+      if (inside(b) && !grid.hits(b, pad)) { grid.add(b); grid.add(discBox(n, c, s)); shown[id] = true; }
     });
     var updates = [];
     v.order.forEach(function (id) {

@@ -8,6 +8,7 @@ Coordinates are canvas units; a label's size is given in screen pixels and divid
 from __future__ import annotations
 
 from dataclasses import dataclass
+import math
 from typing import Iterable
 
 #: advance widths of DejaVu Sans (the sans-serif of Debian's Chromium, wider than Arial) per 1000 em
@@ -103,9 +104,16 @@ class Label:
 
 
 def node_label(key: str, x: float, y: float, radius: float, text: str, px: float, scale: float = 1.0,
-               weight: float = 1.0) -> Label:
-    """Return the :class:`Label` of a node's label as vis-network draws it (see :func:`label_box`)."""
+               weight: float = 1.0, with_node: bool = True) -> Label:
+    """Return the :class:`Label` of a node's label as vis-network draws it (see :func:`label_box`),
+    with the node's own square (``with_node``) so that labels placed apart cover no labelled node.
+
+    At a larger ``scale`` both boxes fit in the ones computed here (the label shrinks towards its
+    node), so labels apart at a scale stay apart when the reader zooms in.
+    """
     box = label_box(x, y, radius, text, px, scale)
+    if with_node:
+        box = Box(min(box.left, x - radius), y - radius, max(box.right, x + radius), box.bottom)
     return Label(key, x, y, box.left - x, box.top - y, box.width, box.height, weight)
 
 
@@ -144,13 +152,17 @@ def overlapping_pairs(labels: Iterable[Label], gap: float = 0.0) -> list[tuple[s
 _SLACK = 0.01
 
 
+
 def resolve_overlaps(labels: Iterable[Label], pad: float = 2.0, bounds: Box | None = None,
-                     max_rounds: int = 500) -> dict[str, tuple[float, float]]:
+                     max_rounds: int = 200) -> dict[str, tuple[float, float]]:
     """Return new anchor positions ``{key: (x, y)}`` such that no two label boxes come closer
     than ``pad``.
 
     Each round pushes every overlapping pair apart along the axis where they overlap least, the
     push shared by their weights (a weight-0 label stays put), and keeps boxes within ``bounds``.
+    If overlaps remain after ``max_rounds`` (a crowd pushing back and forth), the labels are
+    settled in order: each stays if it clears the ones before it, else moves to the nearest free
+    point around it.
     Deterministic: the result depends only on the labels given, in their order. Stops after
     ``max_rounds`` rounds if the boxes cannot all fit (too many for ``bounds``); check with
     :func:`overlapping_pairs`.
@@ -201,4 +213,40 @@ def resolve_overlaps(labels: Iterable[Label], pad: float = 2.0, bounds: Box | No
                 moved = True
         if not moved:
             break
+    else:  # a crowd pushing back and forth: place what still overlaps in the nearest free room
+        _settle(x, y, ox, oy, w, h, weight, pad, bounds)
     return {lab.key: (x[i], y[i]) for i, lab in enumerate(items)}
+
+
+def _settle(x: list[float], y: list[float], ox: list[float], oy: list[float], w: list[float], h: list[float],
+            weight: list[float], pad: float, bounds: Box | None, rings: int = 200) -> None:
+    """Keep each label, in order (fixed ones first), where it is if it clears those kept before it,
+    else move it to the nearest point of a spiral around it where it does (in place)."""
+    n = len(x)
+    kept: list[tuple[float, float, float, float]] = []
+
+    def clear(i: int, px: float, py: float) -> bool:
+        left, top = px + ox[i], py + oy[i]
+        right, bottom = left + w[i], top + h[i]
+        if bounds is not None and (left < bounds.left or top < bounds.top or right > bounds.right
+                                   or bottom > bounds.bottom):
+            return False
+        return not any(left - pad < r and l < right + pad and top - pad < b and t < bottom + pad
+                       for l, t, r, b in kept)
+
+    order = [i for i in range(n) if weight[i] == 0] + [i for i in range(n) if weight[i] != 0]
+    step = max(2.0, min(min(h), 8.0) / 2)
+    for i in order:
+        spot = (x[i], y[i])
+        if weight[i] != 0 and not clear(i, x[i], y[i]):
+            for ring in range(1, rings + 1):
+                radius = ring * step
+                count = max(8, int(2 * math.pi * radius / step))
+                found = [(x[i] + radius * math.cos(2 * math.pi * k / count),
+                          y[i] + radius * math.sin(2 * math.pi * k / count)) for k in range(count)]
+                found = [p for p in found if clear(i, *p)]
+                if found:
+                    spot = found[0]
+                    break
+        x[i], y[i] = spot
+        kept.append((x[i] + ox[i], y[i] + oy[i], x[i] + ox[i] + w[i], y[i] + oy[i] + h[i]))

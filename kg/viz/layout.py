@@ -22,6 +22,8 @@ MAP_WIDTH = 1160.0
 MAP_HEIGHT = 600.0
 #: how far :func:`fill` may stretch one axis more than the other
 MAX_STRETCH = 1.7
+#: :func:`grouped_layout` gives its own region to this many groups at most
+MAX_GROUPS = 120
 
 
 def force_layout(h: nx.Graph, seed: int = 0, iterations: int = 60,
@@ -138,12 +140,18 @@ def grouped_layout(h: nx.Graph, group: Mapping[str, int], seed: int = 0,
     proportional to its size, the discs placed by a force layout of the groups (weighted by the
     links between them) and packed without overlap into a shape ``aspect`` times wider than high.
 
-    Nodes without a group form a group of their own each. Deterministic for a given ``seed``.
+    The ``MAX_GROUPS`` largest groups of at least 3 nodes get a disc each; the other nodes (in
+    small groups or none) share one. Deterministic for a given ``seed``.
     """
-    members: dict[str, list[str]] = {}
+    by_group: dict[int, list[str]] = {}
     for node in sorted(h):
-        key = f"g{group[node]}" if group.get(node) is not None else f"n{node}"
-        members.setdefault(key, []).append(node)
+        if group.get(node) is not None:
+            by_group.setdefault(group[node], []).append(node)
+    big = sorted((g for g, nodes in by_group.items() if len(nodes) >= 3), key=lambda g: (-len(by_group[g]), g))
+    members: dict[str, list[str]] = {f"g{g}": by_group[g] for g in big[:MAX_GROUPS]}
+    rest = sorted(set(h) - {n for nodes in members.values() for n in nodes})
+    if rest:
+        members["rest"] = rest
     of = {node: key for key, nodes in members.items() for node in nodes}
     between = nx.Graph()
     between.add_nodes_from(members)

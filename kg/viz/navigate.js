@@ -26,8 +26,8 @@ window.kgMap = kgMap;
     var viewNodes = b.n.map(function (r, i) {
       var t = b.types[r[3]], px = labelPx(data.labels, i);
       return {id: ids[i], label: r[1] === 0 ? r[2] : r[1], fullLabel: r[2], title: r[7] + "\n\n" + ids[i],
-              type: t[0], color: t[1], colors: {type: t[1]}, shape: t[2], size: r[6], rank: i,
-              labelPx: px, font: {size: px}, x: r[4], y: r[5]};
+              type: t[0], color: t[1], shape: t[2], size: r[6], rank: i,
+              labelPx: px, x: r[4], y: r[5]};
     });
     var viewEdges = b.e.map(function (r) {
       return {from: ids[r[0]], to: ids[r[1]], title: b.props[r[2]], color: {color: b.edgeColor}};

@@ -117,18 +117,19 @@ def community_anchors(pos: Mapping[str, tuple[float, float]], community: Mapping
 def place_labels(pos: dict[str, tuple[float, float]], order: list[str], radius: Mapping[str, float],
                  text: Mapping[str, str], px: Mapping[str, float],
                  names: Sequence[tuple[str, float, float, str]] = (),
-                 width: float = MAP_WIDTH, height: float = MAP_HEIGHT,
-                 scale: float = PLACEMENT_SCALE) -> tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float]]]:
-    """Move the ``TOP_LABELS`` first nodes of ``order`` and the free ``names`` ``(key, x, y, text)``
-    apart until no two labels overlap at zoom ``scale``; return the new node positions and name anchors.
+                 width: float = MAP_WIDTH, height: float = MAP_HEIGHT, scale: float = PLACEMENT_SCALE,
+                 top: int = TOP_LABELS) -> tuple[dict[str, tuple[float, float]], dict[str, tuple[float, float]]]:
+    """Move the ``top`` first nodes of ``order`` (their labels and shapes) and the free ``names``
+    ``(key, x, y, text)`` apart until none overlaps another at zoom ``scale``; return the new node
+    positions and name anchors.
     """
-    labels: list[Label] = [node_label(n, *pos[n], radius[n], text[n], px[n], scale) for n in order[:TOP_LABELS]]
+    labels: list[Label] = [node_label(n, *pos[n], radius[n], text[n], px[n], scale) for n in order[:top]]
     labels += [free_label(key, x, y, t, COMMUNITY_PX, scale, weight=2.0, bold=True) for key, x, y, t in names]
     bounds = Box(-width / 2, -height / 2, width / 2, height / 2 + 40)  # room for the labels under the lowest nodes
     moved = resolve_overlaps(labels, pad=PLACE_PAD / scale, bounds=bounds)
     new_pos = dict(pos)
     anchors = {}
-    node_keys = set(order[:TOP_LABELS])
+    node_keys = set(order[:top])
     for key, xy in moved.items():
         if key in node_keys:
             new_pos[key] = xy
@@ -140,12 +141,14 @@ def place_labels(pos: dict[str, tuple[float, float]], order: list[str], radius: 
 def map_layout(h: nx.Graph, score: Mapping[str, float], community: Mapping[str, int] | None = None,
                community_names: Mapping[int, str] | None = None, seed: int = 0,
                pos: Mapping[str, tuple[float, float]] | None = None,
-               radius: tuple[float, float] = RADIUS) -> MapLayout:
+               radius: tuple[float, float] = RADIUS, apart: int = TOP_LABELS) -> MapLayout:
     """Return the :class:`MapLayout` of view ``h`` (nodes ranked by ``score``).
 
     With ``community`` (node -> id) links inside a community pull harder, so communities form
     regions, and the largest communities are named at their centre (``community_names``).
     ``pos`` (about [-1, 1]) replaces the force layout when given; ``radius`` is the range of node radii.
+    The ``apart`` (at least ``TOP_LABELS``) most central nodes are moved so that their labels and
+    shapes do not overlap.
     """
     community = community or {}
     if pos is not None:
@@ -167,7 +170,7 @@ def map_layout(h: nx.Graph, score: Mapping[str, float], community: Mapping[str, 
             name = community_name(community_names.get(cid, ""))
             if name:
                 names.append((f"{NAME_KEY}{cid}", x, y, name))
-    new_pos, anchors = place_labels(filled, order, radii, text, px, names)
+    new_pos, anchors = place_labels(filled, order, radii, text, px, names, top=max(apart, TOP_LABELS))
     drawn = [{"id": int(key[len(NAME_KEY):]), "label": label, "x": round(anchors[key][0], 1), "y": round(anchors[key][1], 1)}
              for key, _, _, label in names]
     return MapLayout({n: (round(x, 1), round(y, 1)) for n, (x, y) in new_pos.items()}, radii, rank, px, text, drawn)

@@ -101,20 +101,21 @@ def payload(h: nx.Graph, score: dict[str, float] | None = None, focus: str | Non
             community_names: Mapping[int, str] | None = None,
             colourings: Mapping[str, Mapping[str, str]] | None = None, colour_by: str | None = None,
             pos: Mapping[str, tuple[float, float]] | None = None, with_type: bool = True,
-            radius: tuple[float, float] = placement.RADIUS) -> dict[str, Any]:
+            radius: tuple[float, float] = placement.RADIUS, apart: int = placement.TOP_LABELS) -> dict[str, Any]:
     """Return the JSON data of a page: nodes with style, positions and tooltips, edges, options.
 
     ``community`` (node -> Louvain id) colours nodes by community (the default then) and names the
     largest communities on the map (``community_names``); ``colourings`` adds other colourings
     (name -> node -> colour), ``colour_by`` picks the first one shown; ``with_type=False`` leaves
     out the colouring by type. ``pos`` (about [-1, 1]) replaces the layout; ``radius`` is the range
-    of node radii (least to most central).
+    of node radii (least to most central); the ``apart`` most central nodes get labels that never
+    overlap (see :func:`kg.viz.placement.map_layout`).
     """
     if score is None:
         score = nx.pagerank(sorted_copy(h)) if h.number_of_edges() else {n: 1.0 for n in h}
     community = community or {}
     m = placement.map_layout(h, score, community=community, community_names=community_names, seed=seed, pos=pos,
-                             radius=radius)
+                             radius=radius, apart=apart)
     names = ["community"] if community or "community" in (colourings or {}) else []
     names += [name for name in (colourings or {}) if name != "community"]
     if with_type or not names:
@@ -138,15 +139,15 @@ def payload(h: nx.Graph, score: dict[str, float] | None = None, focus: str | Non
             "title": data.get("tooltip") or node_tooltip(data),
             "type": node_type,
             "color": colours[colour_by],
-            "colors": colours,
             "shape": shape,
             "size": m.radius[node],
             "rank": m.rank[node],
             "labelPx": m.px[node],
-            "font": {"size": m.px[node]},
             "x": x,
             "y": y,
         }
+        if len(names) > 1:
+            item["colors"] = colours
         if community.get(node) is not None:
             item["community"] = community[node]
         if node == focus:
