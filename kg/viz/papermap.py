@@ -3,7 +3,6 @@ by their idf, :func:`kg.analysis.convert.paper_projection`), coloured by year; a
 says which entities link the two papers."""
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import networkx as nx
@@ -19,6 +18,8 @@ LINKS_PER_PAPER = 6
 #: (they weigh little and cost a quadratic number of pairs)
 BIG_PROJECTION = 2000
 MAX_DF = 100
+#: paper radius (canvas units at zoom 1), least to most linked: papers crowd, so smaller than in the overview
+RADIUS = (3.0, 10.0)
 
 
 def _year(value: Any) -> int | None:
@@ -83,10 +84,10 @@ def render_paper_map(g: nx.Graph, top: int | None = PAPER_TOP, seed: int = 0) ->
     if legend and any(colours[n] == NO_YEAR for n in view):
         legend.append({"year": "no year", "color": NO_YEAR})
     strength = dict(view.degree(weight="weight"))
-    score = {n: math.log1p(strength.get(n, 0.0)) + 1e-6 for n in view}
+    score = {n: strength.get(n, 0.0) + 1e-6 for n in view}
     n_papers = len(papers(g))
     subtitle = f"top {len(view)} of {n_papers} papers by shared entities" if len(view) < n_papers else ""
     by_year = {"year": colours} if legend else {}  # no paper has a year: colour by community
     return render.render_html(view, "paperkg paper map", subtitle=subtitle, score=score, communities=comms,
                               community=community, colourings=by_year, colour_by="year" if legend else "community",
-                              years=legend, seed=seed)
+                              years=legend, seed=seed, radius=RADIUS)

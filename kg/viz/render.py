@@ -213,7 +213,8 @@ def render_page(page: Page) -> str:
 def render_html(h: nx.Graph, title: str, subtitle: str = "", score: dict[str, float] | None = None,
                 focus: str | None = None, communities: list[Community] | None = None, seed: int = 0,
                 community: Mapping[str, int] | None = None, colourings: Mapping[str, Mapping[str, str]] | None = None,
-                colour_by: str | None = None, years: list[dict[str, Any]] | None = None) -> str:
+                colour_by: str | None = None, years: list[dict[str, Any]] | None = None,
+                radius: tuple[float, float] = placement.RADIUS) -> str:
     """Return the self-contained HTML page of view ``h``.
 
     ``communities`` fills the community filter; with ``community`` (node -> id) the map is coloured
@@ -221,7 +222,7 @@ def render_html(h: nx.Graph, title: str, subtitle: str = "", score: dict[str, fl
     """
     names = {c.id: c.label for c in communities or []}
     data = payload(h, score=score, focus=focus, seed=seed, community=community, community_names=names,
-                   colourings=colourings, colour_by=colour_by)
+                   colourings=colourings, colour_by=colour_by, radius=radius)
     count: dict[str, int] = {}
     for n in data["nodes"]:
         count[n["type"]] = count.get(n["type"], 0) + 1
