@@ -227,6 +227,14 @@ def test_community_map_page(big: nx.Graph, tmp_path: Path) -> None:
     assert path.stat().st_size < 3_000_000
 
 
+def test_pages_are_deterministic(g: nx.Graph, big: nx.Graph, tmp_path: Path) -> None:
+    for name, write in (("map", viz.write_overview), ("papers", viz.write_paper_map)):
+        assert write(g, tmp_path / f"{name}-1.html").read_bytes() == write(g, tmp_path / f"{name}-2.html").read_bytes()
+    small = synthetic_graph(clusters=3, papers=20, entities=30)
+    one = viz.write_community_map(small, tmp_path / "c-1.html").read_bytes()
+    assert one == viz.write_community_map(small, tmp_path / "c-2.html").read_bytes()
+
+
 def test_overview_kinds(g: nx.Graph, big: nx.Graph, tmp_path: Path) -> None:
     data = blocks(viz.write_overview(g, tmp_path / "a.html", kind="communities").read_text(encoding="utf-8"))["kg-data"]
     assert data["kind"] == "communities"

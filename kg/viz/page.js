@@ -106,9 +106,11 @@ window.kgMap = kgMap;
       network = new vis.Network(container, {nodes: nodes, edges: edges}, view.options);
       window.network = network;
       network.on("afterDrawing", function (ctx) { kg.drawNames(kg.current, ctx); });
-      network.on("zoom", scheduleLabels);
-      network.on("dragEnd", scheduleLabels);
-      network.on("resize", function () { window.setTimeout(function () { kg.fitMap(v); kg.refreshLabels(v); }, 0); });
+      network.on("zoom", function () { v.moved = true; scheduleLabels(); });
+      network.on("dragEnd", function () { v.moved = true; scheduleLabels(); });
+      network.on("resize", function () {  // a new window size: fit again, unless the reader has moved the map
+        window.setTimeout(function () { if (!v.moved) { kg.fitMap(v); } kg.refreshLabels(v); }, 0);
+      });
       network.on("click", function (params) {
         var id = params.nodes.length ? params.nodes[0] : null;
         if (v.onClick && id !== null) { v.onClick(id); return; }
@@ -216,6 +218,7 @@ window.kgMap = kgMap;
     nodes.update(v.data.nodes.map(function (n) { return {id: n.id, hidden: false}; }));
     highlight(null);
     network.unselectAll();
+    v.moved = false;
     kg.fitMap(v);
     kg.refreshLabels(v);
   });

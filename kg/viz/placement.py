@@ -144,8 +144,8 @@ def map_layout(h: nx.Graph, score: Mapping[str, float], community: Mapping[str, 
                radius: tuple[float, float] = RADIUS, apart: int = TOP_LABELS) -> MapLayout:
     """Return the :class:`MapLayout` of view ``h`` (nodes ranked by ``score``).
 
-    With ``community`` (node -> id) links inside a community pull harder, so communities form
-    regions, and the largest communities are named at their centre (``community_names``).
+    With ``community`` (node -> id) each community gets its own region (:func:`grouped_layout`)
+    and the largest ones are named at their centre (``community_names``).
     ``pos`` (about [-1, 1]) replaces the force layout when given; ``radius`` is the range of node radii.
     The ``apart`` (at least ``TOP_LABELS``) most central nodes are moved so that their labels and
     shapes do not overlap.
@@ -166,13 +166,13 @@ def map_layout(h: nx.Graph, score: Mapping[str, float], community: Mapping[str, 
     px = {n: label_px(rank[n]) for n in h}
     names = []
     if community and community_names:
-        for cid, x, y, size in community_anchors(filled, community):
+        for cid, x, y, _ in community_anchors(filled, community):
             name = community_name(community_names.get(cid, ""))
             if name:
                 names.append((f"{NAME_KEY}{cid}", x, y, name))
     new_pos, anchors = place_labels(filled, order, radii, text, px, names, top=max(apart, TOP_LABELS))
-    drawn = [{"id": int(key[len(NAME_KEY):]), "label": label, "x": round(anchors[key][0], 1), "y": round(anchors[key][1], 1)}
-             for key, _, _, label in names]
+    drawn = [{"id": int(key[len(NAME_KEY):]), "label": label,
+              "x": round(anchors[key][0], 1), "y": round(anchors[key][1], 1)} for key, _, _, label in names]
     return MapLayout({n: (round(x, 1), round(y, 1)) for n, (x, y) in new_pos.items()}, radii, rank, px, text, drawn)
 
 
