@@ -1,12 +1,19 @@
-// paperkg interactive view. Every text comes from the JSON data block and is shown with
+// paperkg interactive view. Every text comes from the JSON data blocks and is shown with
 // textContent (never parsed as HTML), so labels and abstracts are displayed literally.
+// kgMap.show(view) draws one view (the page's own, or a community of a community map).
 var network, nodes, edges;
-(function () {
+var kgMap = window.kgMap || {};
+window.kgMap = kgMap;
+(function (kg) {
   "use strict";
   var data = JSON.parse(document.getElementById("kg-data").textContent);
   var DIM_NODE = "rgba(200,200,200,0.35)";
-  var DIM_FONT = "rgba(0,0,0,0.2)";
-  var EDGE = data.edgeColor, EDGE_ON = "rgba(40,40,40,0.85)", EDGE_DIM = "rgba(200,200,200,0.12)";
+  var FONT = "#222222", DIM_FONT = "rgba(0,0,0,0.2)";
+  var EDGE_ON = "rgba(40,40,40,0.85)", EDGE_DIM = "rgba(200,200,200,0.12)";
+  var container = document.getElementById("mynetwork");
+  var info = document.getElementById("kg-info");
+  var v = null;  // the view shown
+  kg.data = data;
 
   function tip(text) {
     var div = document.createElement("div");
@@ -15,40 +22,14 @@ var network, nodes, edges;
     return div;
   }
 
-  var baseColor = {}, byId = {};
-  var nodeItems = data.nodes.map(function (n) {
-    baseColor[n.id] = n.color;
-    byId[n.id] = n;
-    var item = Object.assign({}, n);
-    item.title = tip(n.title);
-    return item;
-  });
-  var edgeItems = data.edges.map(function (e, i) {
-    var item = Object.assign({id: "e" + i}, e);
-    if (e.title) { item.title = tip(e.title); }
-    return item;
-  });
-  nodes = new vis.DataSet(nodeItems);
-  edges = new vis.DataSet(edgeItems);
-  var container = document.getElementById("mynetwork");
-  network = new vis.Network(container, {nodes: nodes, edges: edges}, data.options);
-  window.network = network;
-  window.kgReady = false;
-  network.once("afterDrawing", function () {
-    window.kgReady = true;
-    window.kgReadyTime = performance.now();
-  });
-
-  var info = document.getElementById("kg-info");
   function showInfo(id) {
-    if (id === null || !byId[id]) { info.textContent = ""; info.classList.remove("kg-visible"); return; }
-    info.textContent = byId[id].title;
+    if (id === null || !v.byId[id]) { info.textContent = ""; info.classList.remove("kg-visible"); return; }
+    info.textContent = v.byId[id].title;
     info.classList.add("kg-visible");
   }
 
-  var highlighted = null;
   function highlight(id) {
-    highlighted = id;
+    v.highlighted = id;
     var near = {};
     if (id !== null) {
       near[id] = true;
@@ -56,53 +37,144 @@ var network, nodes, edges;
     }
     nodes.update(nodes.getIds().map(function (n) {
       var on = id === null || near[n];
-      return {id: n, color: on ? baseColor[n] : DIM_NODE, font: {color: on ? "#222222" : DIM_FONT}};
+      return {id: n, color: on ? v.baseColor[n] : DIM_NODE, font: {color: on ? FONT : DIM_FONT, size: v.state[n]}};
     }));
+    var edgeColor = v.data.edgeColor;
     edges.update(edges.get().map(function (e) {
-      var color = id === null ? EDGE : (e.from === id || e.to === id ? EDGE_ON : EDGE_DIM);
+      var color = id === null ? edgeColor : (e.from === id || e.to === id ? EDGE_ON : EDGE_DIM);
       return {id: e.id, color: {color: color}};
     }));
     document.body.setAttribute("data-highlight", id === null ? "" : id);
     showInfo(id);
   }
-  window.kgHighlight = highlight;
-  network.on("click", function (params) {
-    highlight(params.nodes.length ? params.nodes[0] : null);
-  });
+  window.kgHighlight = function (id) { highlight(id); };
 
-  // search
-  var list = document.getElementById("kg-labels");
-  var seen = {};
-  data.nodes.slice().sort(function (a, b) { return a.label.localeCompare(b.label); }).forEach(function (n) {
-    if (seen[n.fullLabel]) { return; }
-    seen[n.fullLabel] = true;
-    var opt = document.createElement("option");
-    opt.value = n.fullLabel;
-    list.appendChild(opt);
-  });
+  var pending = null;
+  function scheduleLabels() {
+    if (pending !== null) { return; }
+    pending = window.setTimeout(function () {
+      pending = null;
+      kg.refreshLabels(v);
+    }, 60);
+  }
+
+  function fillSearch() {
+    var list = document.getElementById("kg-labels");
+    list.textContent = "";
+    var seen = {};
+    v.data.nodes.slice().sort(function (a, b) { return a.fullLabel.localeCompare(b.fullLabel); }).forEach(function (n) {
+      if (seen[n.fullLabel]) { return; }
+      seen[n.fullLabel] = true;
+      var opt = document.createElement("option");
+      opt.value = n.fullLabel;
+      list.appendChild(opt);
+    });
+  }
+
+  // the legend counts the nodes of each type of the view shown (types it lacks are left out)
+  function countTypes(list) {
+    var count = {};
+    list.forEach(function (n) { count[n.type] = (count[n.type] || 0) + 1; });
+    Array.prototype.forEach.call(document.querySelectorAll(".kg-legend-item"), function (item) {
+      var type = item.querySelector(".kg-type-filter").getAttribute("data-type");
+      item.querySelector(".kg-count").textContent = "(" + (count[type] || 0) + ")";
+      item.hidden = !count[type];
+    });
+  }
+
+  // show a view: {nodes, edges, options, focus, colorings, colorBy, communities, labels, edgeColor}
+  kg.show = function (view, key) {
+    v = kg.current = {data: view, key: key || "main", byId: {}, baseColor: {}, hidden: {}, state: {},
+                      order: [], highlighted: null, container: container, settings: view.labels,
+                      names: (view.communities || []).map(function (c) { return Object.assign({shown: false}, c); })};
+    var nodeItems = view.nodes.map(function (n) {
+      v.byId[n.id] = n;
+      var item = Object.assign({}, n);
+      delete item.colors;
+      item.title = tip(n.title);
+      return item;
+    });
+    v.order = view.nodes.slice().sort(function (a, b) { return a.rank - b.rank; }).map(function (n) { return n.id; });
+    var edgeItems = view.edges.map(function (e, i) {
+      var item = Object.assign({id: "e" + i}, e);
+      if (e.title) { item.title = tip(e.title); }
+      return item;
+    });
+    nodes = new vis.DataSet(nodeItems);
+    edges = new vis.DataSet(edgeItems);
+    if (!network) {
+      network = new vis.Network(container, {nodes: nodes, edges: edges}, view.options);
+      window.network = network;
+      network.on("afterDrawing", function (ctx) { kg.drawNames(kg.current, ctx); });
+      network.on("zoom", function () { v.moved = true; scheduleLabels(); });
+      network.on("dragEnd", function () { v.moved = true; scheduleLabels(); });
+      network.on("resize", function () {  // a new window size: fit again, unless the reader has moved the map
+        window.setTimeout(function () { if (!v.moved) { kg.fitMap(v); } kg.refreshLabels(v); }, 0);
+      });
+      network.on("click", function (params) {
+        var id = params.nodes.length ? params.nodes[0] : null;
+        if (v.onClick && id !== null) { v.onClick(id); return; }
+        highlight(id);
+      });
+    } else {
+      network.setOptions(view.options);
+      network.setData({nodes: nodes, edges: edges});
+    }
+    v.network = network;
+    v.nodes = nodes;
+    v.edges = edges;
+    countTypes(view.nodes);
+    kg.setColouring(v, view.colorBy);
+    kg.fitMap(v);
+    kg.refreshLabels(v);
+    highlight(null);
+    resetFilters();
+    fillSearch();
+    if (view.focus) {
+      network.selectNodes([view.focus]);
+      showInfo(view.focus);
+    }
+    window.kgReady = false;
+    network.once("afterDrawing", function () {
+      window.kgReady = true;
+      window.kgReadyTime = performance.now();
+      document.body.setAttribute("data-view", v.key);
+    });
+    network.redraw();
+    return v;
+  };
+
+  // search: the view shown first, then (community maps) the other communities
   function find(text) {
     var key = text.trim().toLowerCase();
     if (!key) { return null; }
     var hit = null;
-    data.nodes.forEach(function (n) {
-      var label = n.fullLabel.toLowerCase();
-      if (hit === null && label === key) { hit = n.id; }
+    v.data.nodes.forEach(function (n) {
+      if (hit === null && n.fullLabel.toLowerCase() === key) { hit = n.id; }
     });
     if (hit === null) {
-      data.nodes.forEach(function (n) {
+      v.data.nodes.forEach(function (n) {
         if (hit === null && (n.fullLabel.toLowerCase().indexOf(key) >= 0 || n.id.toLowerCase() === key)) { hit = n.id; }
       });
     }
     return hit;
   }
+  kg.find = find;
+  kg.focusNode = function (id) {
+    network.selectNodes([id]);
+    network.focus(id, {scale: Math.max(1.2, network.getScale()), animation: false});
+    kg.refreshLabels(v);
+    highlight(id);
+  };
   var search = document.getElementById("kg-search");
   function doSearch() {
-    var id = find(search.value);
+    var text = search.value, id = v.onClick ? null : find(text);
+    if (id === null && kg.findElsewhere && kg.findElsewhere(text)) { search.setCustomValidity(""); return; }
+    if (id === null) { id = find(text); }
     if (id === null) { search.setCustomValidity("not found"); search.reportValidity(); return; }
     search.setCustomValidity("");
-    network.selectNodes([id]);
-    network.focus(id, {scale: 1.2, animation: false});
-    highlight(id);
+    if (v.onClick) { v.onClick(id); return; }
+    kg.focusNode(id);
   }
   search.addEventListener("change", doSearch);
   search.addEventListener("keydown", function (ev) { if (ev.key === "Enter") { doSearch(); } });
@@ -112,10 +184,19 @@ var network, nodes, edges;
   var community = document.getElementById("kg-community");
   function applyFilters() {
     var wanted = community && community.value !== "" ? Number(community.value) : null;
-    nodes.update(data.nodes.map(function (n) {
+    var changes = v.data.nodes.map(function (n) {
       var hide = !!hiddenTypes[n.type] || (wanted !== null && n.community !== wanted);
+      v.hidden[n.id] = hide;
       return {id: n.id, hidden: hide};
-    }));
+    });
+    nodes.update(changes);
+    kg.refreshLabels(v);
+  }
+  function resetFilters() {
+    hiddenTypes = {};
+    Array.prototype.forEach.call(document.querySelectorAll(".kg-type-filter"), function (b) { b.checked = true; });
+    if (community) { community.value = ""; }
+    v.hidden = {};
   }
   Array.prototype.forEach.call(document.querySelectorAll(".kg-type-filter"), function (box) {
     box.addEventListener("change", function () {
@@ -124,18 +205,27 @@ var network, nodes, edges;
     });
   });
   if (community) { community.addEventListener("change", applyFilters); }
+  var colour = document.getElementById("kg-colour");
+  if (colour) {
+    colour.addEventListener("change", function () {
+      kg.setColouring(v, colour.value);
+      highlight(v.highlighted);
+    });
+  }
   document.getElementById("kg-reset").addEventListener("click", function () {
-    hiddenTypes = {};
-    Array.prototype.forEach.call(document.querySelectorAll(".kg-type-filter"), function (b) { b.checked = true; });
-    if (community) { community.value = ""; }
+    resetFilters();
     search.value = "";
-    applyFilters();
+    nodes.update(v.data.nodes.map(function (n) { return {id: n.id, hidden: false}; }));
     highlight(null);
     network.unselectAll();
-    network.fit({animation: false});
+    v.moved = false;
+    kg.fitMap(v);
+    kg.refreshLabels(v);
   });
-  if (data.focus) {
-    network.selectNodes([data.focus]);
-    showInfo(data.focus);
+
+  if (data.kind === "communities" && kg.startCommunities) {
+    kg.startCommunities(data);
+  } else {
+    kg.show(data);
   }
-})();
+})(kgMap);

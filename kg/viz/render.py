@@ -1,30 +1,39 @@
 """Render a view (a NetworkX graph with typed-graph attributes) as one self-contained HTML page.
 
 The page embeds vis-network (the JavaScript library pyvis drives, taken from pyvis' own package
-files), its CSS, our script and the data: nothing is fetched from the network. Positions are
-precomputed with NetworkX and physics is off, so large views draw at once. All user text goes in a
-JSON block and is displayed with ``textContent``; HTML in an abstract shows as text.
+files), its CSS, our scripts and the data: nothing is fetched from the network. Positions are
+precomputed in Python (:mod:`kg.viz.placement`) and physics is off, so large views draw at once.
+All user text goes in JSON blocks and is displayed with ``textContent``; HTML in an abstract shows
+as text.
 """
 from __future__ import annotations
 
 import json
-import math
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import jinja2
 import networkx as nx
 
 from kg.analysis.stats import Community, sorted_copy
-from kg.viz.style import TYPE_STYLE, edge_tooltip, node_tooltip, short_label, style
+from kg.viz import placement
+from kg.viz.layout import BIG_LAYOUT, layout  # noqa: F401  (re-exported: kg.viz.render.layout)
+from kg.viz.palette import community_colour
+from kg.viz.style import TYPE_STYLE, edge_tooltip, node_tooltip, style
 
 HERE = Path(__file__).parent
 VIS_VERSION = "9.1.2"
 SYMBOLS = {"dot": "●", "diamond": "◆", "square": "■", "triangle": "▲", "star": "★", "triangleDown": "▼"}
 EDGE_COLOR = "rgba(110,110,110,0.35)"
-#: above this many nodes the layout switches to NetworkX's sparse spring layout
-BIG_LAYOUT = 4000
+#: links of views of more than DENSE nodes are lighter, so the nodes and labels stay readable
+EDGE_COLOR_DENSE = "rgba(110,110,110,0.16)"
+DENSE = 800
+#: the page's scripts, concatenated in this order into one <script>
+SCRIPTS = ("labels.js", "overlay.js", "navigate.js", "page.js")
+#: names of the colourings a page may offer (the colour select shows them in this order)
+COLOURINGS = {"community": "community", "type": "type", "year": "year"}
 
 
 def _vis_dir() -> Path:
@@ -45,7 +54,7 @@ def _assets() -> dict[str, str]:
     return {
         "vis_js": (vis / "vis-network.min.js").read_text(encoding="utf-8"),
         "vis_css": (vis / "vis-network.css").read_text(encoding="utf-8"),
-        "page_js": (HERE / "page.js").read_text(encoding="utf-8"),
+        "page_js": "\n".join((HERE / name).read_text(encoding="utf-8") for name in SCRIPTS),
         "page_css": (HERE / "page.css").read_text(encoding="utf-8"),
         "template": (HERE / "page.html").read_text(encoding="utf-8"),
     }
@@ -60,129 +69,167 @@ def script_json(obj: Any) -> str:
     return text
 
 
-def _force_layout(h: nx.Graph, seed: int, iterations: int = 60) -> dict[str, tuple[float, float]]:
-    """Fruchterman–Reingold in vectorised numpy (O(n²) memory), with a weak pull to the centre so
-    that small components stay near the main one. Deterministic for a given ``seed``."""
-    import numpy as np
-
-    nodes = list(h)
-    n = len(nodes)
-    index = {node: i for i, node in enumerate(nodes)}
-    adjacency = np.zeros((n, n), dtype=np.float32)
-    for u, v in h.edges():
-        adjacency[index[u], index[v]] = adjacency[index[v], index[u]] = 1.0
-    pos = np.random.default_rng(seed).random((n, 2), dtype=np.float32)
-    k = np.float32(1.0 / math.sqrt(n))
-    temperature = 0.1
-    cooling = temperature / (iterations + 1)
-    for _ in range(iterations):
-        delta = pos[:, None, :] - pos[None, :, :]
-        distance = np.sqrt((delta ** 2).sum(axis=-1))
-        np.clip(distance, 0.01, None, out=distance)
-        force = k * k / distance ** 2 - adjacency * distance / k
-        displacement = np.einsum("ijk,ij->ik", delta, force)
-        displacement -= (pos - pos.mean(axis=0)) * (2.0 * k)
-        length = np.sqrt((displacement ** 2).sum(axis=-1))
-        length = np.where(length < 0.01, 0.1, length)
-        pos += displacement * (temperature / length)[:, None]
-        temperature -= cooling
-    pos -= np.median(pos, axis=0)
-    # nodes cut off from the rest (e.g. by --top) drift far away: scale by the bulk, clip the outliers
-    spread = max(float(np.percentile(np.abs(pos), 98)), 1e-9)
-    pos = np.clip(pos / spread, -1.15, 1.15)
-    return {node: (float(pos[i, 0]), float(pos[i, 1])) for i, node in enumerate(nodes)}
+def label_settings() -> dict[str, Any]:
+    """Return the label constants the page's script needs (the same as :mod:`kg.viz.placement`)."""
+    return {"top": placement.TOP_LABELS, "topPx": list(placement.TOP_PX), "smallPx": placement.SMALL_PX,
+            "communityPx": placement.COMMUNITY_PX, "pad": placement.LABEL_PAD}
 
 
-def layout(h: nx.Graph, seed: int = 0) -> dict[str, tuple[float, float]]:
-    """Return deterministic canvas positions (pixels): a force-directed layout computed in Python.
-
-    Up to ``BIG_LAYOUT`` nodes a vectorised Fruchterman–Reingold; above, NetworkX's sparse
-    (energy-based) spring layout, which scales to tens of thousands of nodes.
-    """
-    n = h.number_of_nodes()
-    if n == 0:
-        return {}
-    if n == 1:
-        return {next(iter(h)): (0.0, 0.0)}
-    ordered = sorted_copy(h)
-    if n <= BIG_LAYOUT:
-        pos = _force_layout(ordered, seed)
-    else:
-        pos = nx.spring_layout(ordered, seed=seed, iterations=30)
-    scale = 200.0 * n ** 0.35 + 200.0
-    return {node: (round(x * scale, 1), round(y * scale, 1)) for node, (x, y) in pos.items()}
+def edge_colour_of(n_nodes: int) -> str:
+    """Return the colour of the links of a view of ``n_nodes`` nodes."""
+    return EDGE_COLOR if n_nodes <= DENSE else EDGE_COLOR_DENSE
 
 
-def payload(h: nx.Graph, score: dict[str, float] | None = None, focus: str | None = None,
-            seed: int = 0) -> dict[str, Any]:
-    """Return the JSON data of a page: nodes with style, positions and tooltips, edges, options."""
-    if score is None:
-        score = nx.pagerank(sorted_copy(h)) if h.number_of_edges() else {n: 1.0 for n in h}
-    pos = layout(h, seed=seed)
-    top = max((score.get(n, 0.0) for n in h), default=1.0) or 1.0
-    nodes = []
-    for node in sorted(h):
-        data = h.nodes[node]
-        colour, shape = style(data.get("type", "Other"))
-        x, y = pos[node]
-        item = {
-            "id": node,
-            "label": short_label(data),
-            "fullLabel": data.get("label") or node,
-            "title": node_tooltip(data),
-            "type": data.get("type", "Other"),
-            "color": colour,
-            "shape": shape,
-            "value": round(score.get(node, 0.0) / top, 5),
-            "x": x,
-            "y": y,
-        }
-        if data.get("community") is not None:
-            item["community"] = data["community"]
-        if node == focus:
-            item["borderWidth"] = 4
-            item["borderWidthSelected"] = 5
-        nodes.append(item)
-    edges = []
-    for u, v, data in sorted(h.edges(data=True), key=lambda e: (min(e[0], e[1]), max(e[0], e[1]))):
-        edges.append({"from": u, "to": v, "title": edge_tooltip(data), "color": {"color": EDGE_COLOR}})
-    big = h.number_of_nodes() > 800
-    options = {
+def vis_options(n_nodes: int) -> dict[str, Any]:
+    """Return the vis-network options of a view of ``n_nodes`` nodes."""
+    big = n_nodes > DENSE
+    return {
         "physics": {"enabled": False},
         "layout": {"improvedLayout": False},
         "interaction": {"hover": not big, "tooltipDelay": 150, "hideEdgesOnDrag": big,
                         "hideEdgesOnZoom": big, "navigationButtons": False},
         "edges": {"smooth": False, "width": 1, "selectionWidth": 2},
         "nodes": {
-            "font": {"size": 14, "strokeWidth": 3, "strokeColor": "#ffffff", "color": "#222222"},
-            "scaling": {"min": 10, "max": 45, "label": {"enabled": True, "min": 11, "max": 20, "drawThreshold": 5,
-                                                      "maxVisible": 30}},
+            "font": {"size": placement.SMALL_PX, "strokeWidth": 3, "strokeColor": "#ffffff", "color": "#222222"},
+            "scaling": {"label": {"enabled": False, "drawThreshold": 5, "maxVisible": 48}},
         },
     }
-    return {"nodes": nodes, "edges": edges, "options": options, "focus": focus, "edgeColor": EDGE_COLOR}
 
 
-def render_html(h: nx.Graph, title: str, subtitle: str = "", score: dict[str, float] | None = None,
-                focus: str | None = None, communities: list[Community] | None = None, seed: int = 0) -> str:
-    """Return the self-contained HTML page of view ``h``."""
+def payload(h: nx.Graph, score: dict[str, float] | None = None, focus: str | None = None,
+            seed: int = 0, community: Mapping[str, int] | None = None,
+            community_names: Mapping[int, str] | None = None,
+            colourings: Mapping[str, Mapping[str, str]] | None = None, colour_by: str | None = None,
+            pos: Mapping[str, tuple[float, float]] | None = None, with_type: bool = True,
+            radius: tuple[float, float] = placement.RADIUS, apart: int = placement.TOP_LABELS) -> dict[str, Any]:
+    """Return the JSON data of a page: nodes with style, positions and tooltips, edges, options.
+
+    ``community`` (node -> Louvain id) colours nodes by community (the default then) and names the
+    largest communities on the map (``community_names``); ``colourings`` adds other colourings
+    (name -> node -> colour), ``colour_by`` picks the first one shown; ``with_type=False`` leaves
+    out the colouring by type. ``pos`` (about [-1, 1]) replaces the layout; ``radius`` is the range
+    of node radii (least to most central); the ``apart`` most central nodes get labels that never
+    overlap (see :func:`kg.viz.placement.map_layout`).
+    """
+    if score is None:
+        score = nx.pagerank(sorted_copy(h)) if h.number_of_edges() else {n: 1.0 for n in h}
+    community = community or {}
+    m = placement.map_layout(h, score, community=community, community_names=community_names, seed=seed, pos=pos,
+                             radius=radius, apart=apart)
+    names = ["community"] if community or "community" in (colourings or {}) else []
+    names += [name for name in (colourings or {}) if name != "community"]
+    if with_type or not names:
+        names.append("type")
+    colour_by = colour_by if colour_by in names else names[0]
+    nodes = []
+    for node in sorted(h, key=lambda n: m.rank[n]):
+        data = h.nodes[node]
+        node_type = data.get("type", "Other")
+        type_colour, shape = style(node_type)
+        colours = {"type": type_colour}
+        if community:
+            colours["community"] = community_colour(community.get(node))
+        for name, by_node in (colourings or {}).items():
+            colours[name] = by_node.get(node, type_colour)
+        x, y = m.pos[node]
+        item = {
+            "id": node,
+            "label": m.text[node],
+            "fullLabel": data.get("label") or node,
+            "title": data.get("tooltip") or node_tooltip(data),
+            "type": node_type,
+            "color": colours[colour_by],
+            "shape": shape,
+            "size": m.radius[node],
+            "rank": m.rank[node],
+            "labelPx": m.px[node],
+            "x": x,
+            "y": y,
+        }
+        if len(names) > 1:
+            item["colors"] = colours
+        if community.get(node) is not None:
+            item["community"] = community[node]
+        if node == focus:
+            item["borderWidth"] = 4
+            item["borderWidthSelected"] = 5
+        nodes.append(item)
+    edges = []
+    edge_colour = edge_colour_of(h.number_of_nodes())
+    top_weight = max((w for _, _, w in h.edges(data="weight", default=0.0)), default=0.0) or 1.0
+    for u, v, data in sorted(h.edges(data=True), key=lambda e: (min(e[0], e[1]), max(e[0], e[1]))):
+        edge = {"from": u, "to": v, "title": data.get("tooltip") or edge_tooltip(data), "color": {"color": edge_colour}}
+        if data.get("weight"):
+            edge["width"] = round(0.6 + 4.4 * (data["weight"] / top_weight) ** 0.7, 2)
+        edges.append(edge)
+    for c in m.communities:
+        c["color"] = community_colour(int(c["id"]))  # type: ignore[arg-type]
+    return {"kind": "nodes", "nodes": nodes, "edges": edges, "options": vis_options(h.number_of_nodes()),
+            "focus": focus, "edgeColor": edge_colour, "colorings": names, "colorBy": colour_by,
+            "communities": m.communities, "labels": label_settings()}
+
+
+@dataclass
+class Page:
+    """What a page shows besides its data: the header, legend and optional JSON blocks."""
+
+    title: str
+    data: dict[str, Any]
+    subtitle: str = ""
+    n_nodes: int = 0
+    n_edges: int = 0
+    legend: list[dict[str, Any]] = field(default_factory=list)
+    communities: list[Any] = field(default_factory=list)
+    years: list[dict[str, Any]] = field(default_factory=list)
+    blocks: dict[str, Any] = field(default_factory=dict)
+    breadcrumb: bool = False
+
+
+def type_legend(counts: Mapping[str, int]) -> list[dict[str, Any]]:
+    """Return the legend entries (type, colour, symbol, count) of the node types in ``counts``."""
+    return [{"type": t, "color": c, "symbol": SYMBOLS.get(s, "●"), "count": counts[t]}
+            for t, (c, s) in TYPE_STYLE.items() if counts.get(t)]
+
+
+def render_page(page: Page) -> str:
+    """Return the self-contained HTML of ``page``."""
     from kg import __version__
 
     assets = _assets()
-    data = payload(h, score=score, focus=focus, seed=seed)
-    present = {n["type"] for n in data["nodes"]}
-    count = {t: sum(1 for n in data["nodes"] if n["type"] == t) for t in present}
-    legend = [{"type": t, "color": c, "symbol": SYMBOLS.get(s, "●"), "count": count[t]}
-              for t, (c, s) in TYPE_STYLE.items() if t in present]
-    shown = {n["community"] for n in data["nodes"] if "community" in n}
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     template = env.from_string(assets["template"])
+    colourings = [COLOURINGS[c] for c in page.data.get("colorings", []) if c in COLOURINGS]
     return template.render(
-        title=title, subtitle=subtitle, version=__version__, vis_version=VIS_VERSION,
-        n_nodes=h.number_of_nodes(), n_edges=h.number_of_edges(), legend=legend,
-        communities=[c for c in communities or [] if c.id in shown],
+        title=page.title, subtitle=page.subtitle, version=__version__, vis_version=VIS_VERSION,
+        n_nodes=page.n_nodes, n_edges=page.n_edges, legend=page.legend, communities=page.communities,
+        colourings=colourings, colour_by=page.data.get("colorBy", ""), years=page.years,
+        breadcrumb=page.breadcrumb,
+        blocks=[{"id": key, "json": script_json(value)} for key, value in page.blocks.items()],
         vis_js=assets["vis_js"], vis_css=assets["vis_css"], page_js=assets["page_js"],
-        page_css=assets["page_css"], data_json=script_json(data),
+        page_css=assets["page_css"], data_json=script_json(page.data),
     )
+
+
+def render_html(h: nx.Graph, title: str, subtitle: str = "", score: dict[str, float] | None = None,
+                focus: str | None = None, communities: list[Community] | None = None, seed: int = 0,
+                community: Mapping[str, int] | None = None, colourings: Mapping[str, Mapping[str, str]] | None = None,
+                colour_by: str | None = None, years: list[dict[str, Any]] | None = None,
+                radius: tuple[float, float] = placement.RADIUS) -> str:
+    """Return the self-contained HTML page of view ``h``.
+
+    ``communities`` fills the community filter; with ``community`` (node -> id) the map is coloured
+    by community and names its largest ones (see :func:`payload` for the other arguments).
+    """
+    names = {c.id: c.label for c in communities or []}
+    data = payload(h, score=score, focus=focus, seed=seed, community=community, community_names=names,
+                   colourings=colourings, colour_by=colour_by, radius=radius)
+    count: dict[str, int] = {}
+    for n in data["nodes"]:
+        count[n["type"]] = count.get(n["type"], 0) + 1
+    shown = {n["community"] for n in data["nodes"] if "community" in n}
+    return render_page(Page(title, data, subtitle=subtitle, n_nodes=h.number_of_nodes(), n_edges=h.number_of_edges(),
+                            legend=type_legend(count), communities=[c for c in communities or [] if c.id in shown],
+                            years=years or []))
 
 
 def write_html(html: str, path: str | Path) -> Path:
@@ -207,7 +254,7 @@ def to_pyvis(h: nx.Graph, score: dict[str, float] | None = None, seed: int = 0) 
     net = Network(height="600px", width="100%", cdn_resources="in_line", notebook=False)
     for n in data["nodes"]:
         net.add_node(n["id"], label=n["label"], title=n["title"], color=n["color"], shape=n["shape"],
-                     value=n["value"], x=n["x"], y=n["y"], physics=False)
+                     size=n["size"], x=n["x"], y=n["y"], physics=False)
     for e in data["edges"]:
         net.add_edge(e["from"], e["to"], title=e["title"])
     net.toggle_physics(False)
