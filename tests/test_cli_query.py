@@ -12,9 +12,10 @@ from rdflib import Graph
 from rdflib.compare import isomorphic
 
 from kg.cli import cli
-from kg.formats import FORMATS
-from kg.saved import list_saved
-from kg.store import load_graph, open_store, save_to_store
+from kg.rdf.formats import FORMATS
+from kg.sparql.saved import list_saved
+from kg.store.load import load_graph
+from kg.store.local import open_store, save_to_store
 
 sys.path.insert(0, str(Path(__file__).parent))
 from golden_params import GOLDEN_PARAMS  # noqa: E402

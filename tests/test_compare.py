@@ -14,7 +14,7 @@ from kg.analysis.compare_format import to_html, to_table
 from kg.analysis.convert import typed_graph
 from kg.cli import cli
 from kg.errors import AmbiguousNameError, ArgumentError, NotFoundError
-from kg.store import load_graph
+from kg.store.load import load_graph
 
 HERE = Path(__file__).parent / "data"
 TRENDS = HERE / "analysis" / "trends.ttl"

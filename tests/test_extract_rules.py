@@ -191,8 +191,8 @@ def test_a_bracketed_name_after_a_proposed_phrase_is_its_short_name(nlp):
     ("Temporal FiLM: Capturing Long-Range Sequence Dependencies", None, "Temporal FiLM"),
 ])
 def test_the_label_prefers_the_titles_name_unless_the_abstract_defines_one_word(title, abstract_name, label):
-    from kg.corpus import Paper
     from kg.extract.types import PaperExtraction
+    from kg.ingest.corpus import Paper
     from kg.ingest.record import Record, SourceRef
     from kg.rdf.papers import short_title
 

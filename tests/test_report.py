@@ -14,9 +14,9 @@ from kg.analysis.field import central_papers
 from kg.analysis.trends import compute_trends
 from kg.analysis.yearcounts import counts_from_typed
 from kg.cli import cli
-from kg.query import run_query
 from kg.report import render_report
-from kg.store import load_graph
+from kg.sparql.run import run_query
+from kg.store.load import load_graph
 from kg.viz.figures import trend_figure
 
 DATA = Path(__file__).parent / "data" / "analysis"

@@ -10,13 +10,13 @@ import pytest
 from click.testing import CliRunner
 from rdflib import Graph
 
-import kg.viz as viz
 from kg.analysis import convert
 from kg.analysis.export import NETWORK_FORMATS, write_network
 from kg.cli import cli
 from kg.report import write_report
+import kg.viz as viz
 from kg.viz import views
-from kg.viz.query import run_view_query
+from kg.viz.query_view import run_view_query
 
 DATA = Path(__file__).parent / "data" / "analysis" / "graph.ttl"
 ID = "https://w3id.org/paperkg/id/"

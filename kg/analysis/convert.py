@@ -107,6 +107,11 @@ SELECT ?s ?p ?o ?text WHERE {{
 }}"""
 
 
+def as_typed(graph: Graph | nx.Graph) -> nx.Graph:
+    """``graph`` as a typed NetworkX graph: converted from RDF, or as it is when it already is one."""
+    return graph if isinstance(graph, nx.Graph) else typed_graph(graph)
+
+
 def typed_graph(graph: Graph) -> nx.Graph:
     """Return the typed paper–entity graph of ``graph`` (see the module docstring).
 

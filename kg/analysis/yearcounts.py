@@ -44,7 +44,7 @@ def _year(value: Any) -> int | None:
 
 def counts_from_rdf(graph: Any, entity_type: str | None = None) -> tuple[list[EntityCounts], dict[int, int]]:
     """Return (entity counts, papers per year) of an rdflib Graph, through the saved queries."""
-    from kg.query import run_query
+    from kg.sparql.run import run_query
 
     entity_type = check_type(entity_type)
     totals: dict[int, int] = defaultdict(int)

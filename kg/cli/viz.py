@@ -27,9 +27,9 @@ from kg.cli.common import graph_options, handle_errors
 def viz(graph_path: Path | None, store: str | None, types: str | None, top: int | None, focus: str | None,
         depth: int, community_id: int | None, query: str | None, output: Path | None, seed: int) -> None:
     """Write a self-contained interactive view of the graph (opens offline in any browser)."""
-    import kg.viz as views
     from kg.analysis.convert import typed_graph
     from kg.analysis.source import read_graph
+    import kg.viz as views
 
     chosen = [name for name, value in (("--focus", focus), ("--community", community_id), ("--query", query))
               if value is not None]
@@ -37,7 +37,7 @@ def viz(graph_path: Path | None, store: str | None, types: str | None, top: int 
         raise click.UsageError(f"choose one view: {' and '.join(chosen)} cannot be combined")
     rdf = read_graph(graph_path, store)
     if query is not None:
-        from kg.viz.query import run_view_query
+        from kg.viz.query_view import run_view_query
 
         result = run_view_query(rdf, query)
         path = views.write_query_view(typed_graph(rdf), result, output or Path("output/query.html"),

@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS
 
-from kg.corpus import Paper
 from kg.extract.types import PaperExtraction
 from kg.extract.vocab import Vocabulary
-from kg.ids import entity_iri, extractor_iri, sentence_iri
+from kg.ingest.corpus import Paper
+from kg.keys import norm_key
 from kg.namespaces import KG
-from kg.resolve import Resolution, norm_key
+from kg.resolve.entities import Resolution
+from kg.resolve.ids import entity_iri, extractor_iri, sentence_iri
 
 Triple = tuple[URIRef, URIRef, object]
 

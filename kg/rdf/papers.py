@@ -8,14 +8,14 @@ import pyoxigraph as ox
 from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
-from kg.corpus import Paper
 from kg.extract.invisible import visible
 from kg.extract.terms import is_name
 from kg.extract.types import Mention, PaperExtraction
-from kg.ids import extractor_iri, mention_iri, person_iri, sentence_iri, source_iri
+from kg.ingest.corpus import Paper
 from kg.namespaces import KG, SCHEMA
 from kg.rdf.evidence import sentence_index, sentence_triples
-from kg.resolve import Resolution
+from kg.resolve.entities import Resolution
+from kg.resolve.ids import extractor_iri, mention_iri, person_iri, sentence_iri, source_iri
 
 Triple = tuple[URIRef, URIRef, object]
 

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 from rdflib import Literal, URIRef
 from rdflib.namespace import PROV, RDF
 
-from kg.corpus import Paper
 from kg.extract.types import PaperExtraction
-from kg.ids import extractor_iri, relation_iri, sentence_iri
+from kg.ingest.corpus import Paper
 from kg.namespaces import KG
 from kg.rdf.evidence import EntityIndex, Triple, extractor_triples, sentence_index, sentence_triples
+from kg.resolve.ids import extractor_iri, relation_iri, sentence_iri
 
 #: Relation names of the extraction -> properties of the public schema.
 RELATION_PROPERTIES: dict[str, URIRef] = {

@@ -7,11 +7,11 @@ from decimal import Decimal
 from rdflib import Literal, URIRef
 from rdflib.namespace import PROV, RDF, XSD
 
-from kg.corpus import Paper
 from kg.extract.types import PaperExtraction
-from kg.ids import extractor_iri, result_iri, sentence_iri
+from kg.ingest.corpus import Paper
 from kg.namespaces import KG
 from kg.rdf.evidence import EntityIndex, Triple, extractor_triples, sentence_index, sentence_triples
+from kg.resolve.ids import extractor_iri, result_iri, sentence_iri
 
 #: Name of the extractor results are attributed to.
 RESULT_EXTRACTOR = "result-pattern"

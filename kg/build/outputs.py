@@ -138,7 +138,7 @@ class OutputSet:
                 _fsync(staged)
             except OSError as exc:
                 raise OutputError(f"cannot write {self.target(name)}: {exc.strerror or exc}") from exc
-        from kg.checkpoints import checkpoint
+        from kg.build.checkpoints import checkpoint
 
         done: list[Path] = []
         with deferred_signals() as received:
