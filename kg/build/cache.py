@@ -58,7 +58,7 @@ def pipeline_fingerprint(model: str | None = None) -> str:
     import importlib.metadata
 
     from kg.extract.model import PIPELINE_VERSION, find_model
-    from kg.extract.types import ENTITY_TYPES
+    from kg.entity_types import TYPE_NAMES
     from kg.namespaces import ID, KG
     from kg.resources import ontology_files
 
@@ -77,7 +77,7 @@ def pipeline_fingerprint(model: str | None = None) -> str:
     for path in extraction_sources():
         h.update(path.name.encode() + b"\n" + path.read_bytes() + b"\n")
     # the names the extraction writes into what it stores: entity types and the IRIs of concepts
-    h.update(f"{' '.join(ENTITY_TYPES)}\n{ID}\n{KG}\n".encode())
+    h.update(f"{' '.join(TYPE_NAMES)}\n{ID}\n{KG}\n".encode())
     # the trained models shipped in the package (their weights decide mentions as much as the code does)
     for path in sorted(p for p in (package / "models").rglob("*") if p.is_file()):
         h.update(path.relative_to(package).as_posix().encode() + b"\n" + path.read_bytes() + b"\n")

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from kg.build.engines import ENGINES
+from kg.entity_types import BY_NAME
 from kg.cli.common import handle_errors
 from kg.ingest.registry import format_names
 
@@ -86,7 +87,7 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
             bar.close()
     if quiet:
         return
-    ents = ", ".join(f"{n} {t.lower()}s" if t != "Modality" else f"{n} modalities" for t, n in summary.entities.items())
+    ents = ", ".join(f"{n} {BY_NAME[t].plural}" for t, n in summary.entities.items())
     click.echo(f"read {summary.records} records: {summary.papers} papers, {summary.duplicates} duplicates merged, "
                f"{len(summary.skipped)} skipped")
     if summary.skipped:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-ENTITY_TYPES: tuple[str, ...] = ("Method", "Dataset", "Modality", "Task", "Metric")
+from kg.entity_types import TYPE_NAMES
+
+ENTITY_TYPES: tuple[str, ...] = TYPE_NAMES
 
 
 @dataclass(frozen=True, order=True)

@@ -18,7 +18,8 @@ from typing import BinaryIO, Protocol
 
 import pyoxigraph as ox
 
-from kg.extract.types import ENTITY_TYPES, PaperExtraction
+from kg.entity_types import TYPE_NAMES
+from kg.extract.types import PaperExtraction
 from kg.ingest.corpus import Paper
 from kg.rdf.fragments import Fragment, FragmentCache, FragmentMaker, ox_converter, paper_digest, replays
 from kg.rdf.streamwrite import sort_key_lines, turtle_pieces, write_units
@@ -148,8 +149,8 @@ def write_graph(papers: Sequence[Paper], keys: Sequence[str], extractions: Extra
     del mentions
     shared = _distinct_sorted(shared)
     written.triples += len(shared)
-    types = {b"<\x01\x00 <" + str(KG[t]).encode() + b"\x00 .": t for t in ENTITY_TYPES}
-    written.entities.update({t: 0 for t in ENTITY_TYPES})
+    types = {b"<\x01\x00 <" + str(KG[t]).encode() + b"\x00 .": t for t in TYPE_NAMES}
+    written.entities.update({t: 0 for t in TYPE_NAMES})
     for line in shared:
         t = types.get(line[line.index(b"\x00 ") + 2 :])
         if t is not None:

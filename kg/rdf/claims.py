@@ -7,6 +7,7 @@ from decimal import Decimal
 from rdflib import Literal, URIRef
 from rdflib.namespace import PROV, RDF, XSD
 
+from kg.entity_types import DATASET, METHOD
 from kg.extract.types import PaperExtraction
 from kg.ingest.corpus import Paper
 from kg.namespaces import KG
@@ -38,11 +39,11 @@ def result_triples(paper: Paper, extraction: PaperExtraction, index: EntityIndex
             yield r, KG.numericValue, _decimal(claim.numeric)
         yield r, KG.unit, Literal(claim.unit)
         if claim.dataset:
-            d = index.find(paper.iri, claim.dataset_span, "Dataset", claim.dataset)
+            d = index.find(paper.iri, claim.dataset_span, DATASET, claim.dataset)
             if d is not None:
                 yield r, KG.dataset, URIRef(d)
         if claim.method:
-            m = index.find(paper.iri, claim.method_span, "Method", claim.method)
+            m = index.find(paper.iri, claim.method_span, METHOD, claim.method)
             if m is not None:
                 yield r, KG.method, URIRef(m)
         yield r, KG.start, Literal(claim.start)

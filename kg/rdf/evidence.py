@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS
 
+from kg.entity_types import METRIC
 from kg.extract.types import PaperExtraction
 from kg.extract.vocab import Vocabulary
 from kg.ingest.corpus import Paper
@@ -86,10 +87,10 @@ class EntityIndex:
 
         Returns the IRI and the triples to add for an entity the resolution did not have.
         """
-        iri = self.find(paper_iri, span, "Metric", text, concept)
+        iri = self.find(paper_iri, span, METRIC, text, concept)
         if iri is not None:
             return iri, []
-        concept = concept or self.concept_by_key.get(("Metric", norm_key(text)))
+        concept = concept or self.concept_by_key.get((METRIC, norm_key(text)))
         if concept is not None and self.vocabulary is not None and concept in self.vocabulary.concepts:
             triples = list(self.vocabulary.concept_triples(concept))
             c = URIRef(concept)
@@ -97,6 +98,6 @@ class EntityIndex:
             if not any(p == RDFS.label for _s, p, _o in triples):
                 triples.append((c, RDFS.label, Literal(self.vocabulary.concepts[concept].label)))
             return concept, triples
-        iri = str(entity_iri("Metric", norm_key(text)))
+        iri = str(entity_iri(METRIC, norm_key(text)))
         label = self.minted.setdefault(iri, text)  # one label per entity across the graph
         return iri, [(URIRef(iri), RDF.type, KG.Metric), (URIRef(iri), RDFS.label, Literal(label))]

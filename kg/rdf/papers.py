@@ -10,6 +10,7 @@ from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
 from kg.extract.invisible import visible
 from kg.extract.terms import is_name
+from kg.entity_types import ENTITY_TYPES
 from kg.extract.types import Mention, PaperExtraction
 from kg.ingest.corpus import Paper
 from kg.namespaces import KG, SCHEMA
@@ -20,13 +21,7 @@ from kg.resolve.ids import extractor_iri, mention_iri, person_iri, sentence_iri,
 Triple = tuple[URIRef, URIRef, object]
 
 #: entity type -> the property linking a paper to an entity of that type
-LINK_PROPERTY: dict[str, URIRef] = {
-    "Method": KG.usesMethod,
-    "Dataset": KG.usesDataset,
-    "Modality": KG.hasModality,
-    "Task": KG.addressesTask,
-    "Metric": KG.usesMetric,
-}
+LINK_PROPERTY: dict[str, URIRef] = {t.name: KG[t.link] for t in ENTITY_TYPES}
 
 _WORD = re.compile(r"\S+")
 #: LaTeX escapes seen in URLs written in abstracts ("github.com/a\\_b" means "github.com/a_b")

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from rdflib import Literal, URIRef
 from rdflib.namespace import PROV, RDF
 
+from kg.entity_types import DATASET, METHOD, MODALITY, TASK
 from kg.extract.types import PaperExtraction
 from kg.ingest.corpus import Paper
 from kg.namespaces import KG
@@ -23,11 +24,11 @@ RELATION_PROPERTIES: dict[str, URIRef] = {
 
 #: Entity types a relation's object may have (kg:evaluatedOn's range is kg:Dataset).
 OBJECT_TYPES: dict[str, frozenset[str]] = {
-    "evaluatedOn": frozenset({"Dataset"}),
-    "comparesWith": frozenset({"Method"}),
-    "extends": frozenset({"Method"}),
-    "hasComponent": frozenset({"Method"}),
-    "appliedTo": frozenset({"Task", "Modality", "Dataset"}),
+    "evaluatedOn": frozenset({DATASET}),
+    "comparesWith": frozenset({METHOD}),
+    "extends": frozenset({METHOD}),
+    "hasComponent": frozenset({METHOD}),
+    "appliedTo": frozenset({TASK, MODALITY, DATASET}),
 }
 
 
