@@ -116,7 +116,14 @@ def test_every_saved_query_by_name_matches_golden(runner, name):
 
 
 def test_saved_name_as_the_query_argument(runner):
-    assert run(runner, "query", *G, "type-counts").exit_code == 0
+    """A saved query's name given as the query runs that query: the same answer as ``--name``."""
+    result = run(runner, "query", *G, "type-counts", "--format", "json")
+    assert result.exit_code == 0, result.output
+    expected = json.loads((GOLDEN.parent / "expected" / "type-counts.json").read_text(encoding="utf-8"))
+    key = lambda b: json.dumps(b, sort_keys=True)  # noqa: E731
+    got = json.loads(result.output)
+    assert got["head"] == expected["head"] and got["results"]["bindings"]
+    assert sorted(map(key, got["results"]["bindings"])) == sorted(map(key, expected["results"]["bindings"]))
 
 
 def test_query_from_rq_file_and_stdin(runner, tmp_path):

@@ -21,6 +21,7 @@ from kg.viz.figures import trend_figure
 
 DATA = Path(__file__).parent / "data" / "analysis"
 TRENDS = DATA / "trends.ttl"
+GRAPH = TRENDS  # the rdf and g fixtures (conftest.py)
 SCRIPT = "<script>alert('x')</script> sampler"
 
 
@@ -85,16 +86,6 @@ class Page(HTMLParser):
         for part in (self._cell, self._summary, self._caption):
             if part is not None:
                 part.append(data)
-
-
-@pytest.fixture(scope="module")
-def rdf():
-    return load_graph(TRENDS)
-
-
-@pytest.fixture(scope="module")
-def g(rdf):
-    return typed_graph(rdf)
 
 
 @pytest.fixture(scope="module")
