@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Benchmark writing a graph (``kg export``) on the Oxigraph-backed store against rdflib's serializers.
 
-For each format, times :func:`kg.formats.serialize` on the graph as ``kg`` loads it (Oxigraph in
+For each format, times :func:`kg.rdf.formats.serialize` on the graph as ``kg`` loads it (Oxigraph in
 memory: sorting, pyoxigraph's writer and the prefix/indent pass) and rdflib's own
 ``Graph.serialize`` on an in-memory rdflib copy of the same graph, in the same run, and prints the
 medians and their ratio. Both outputs are parsed back and compared: the same set of triples, decimals
@@ -24,9 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pyoxigraph as ox  # noqa: E402
 
-from kg.formats import get_format, serialize  # noqa: E402
 from kg.namespaces import XSD  # noqa: E402
-from kg.store import load_graph, to_memory  # noqa: E402
+from kg.rdf.formats import get_format, serialize  # noqa: E402
+from kg.store.load import load_graph  # noqa: E402
+from kg.store.local import to_memory  # noqa: E402
 from query_bench import timed  # noqa: E402  (bench/ is this script's directory)
 
 _XSD_DECIMAL = str(XSD.decimal)

@@ -9,7 +9,7 @@ ratio divides rdflib's median by that of Oxigraph timed again just before rdflib
 ("paired"), so both meet the same load. Each time is
 that of a :func:`kg.run_query` call as a user makes it: parsing, evaluation and the result rows turned
 into rdflib terms. Both engines are called from the main thread; ``run_query`` itself moves an Oxigraph
-query to its query thread (see :mod:`kg.query`), while rdflib's pure-Python evaluation stays where it is
+query to its query thread (see :mod:`kg.sparql.run`), while rdflib's pure-Python evaluation stays where it is
 called (run on a thread it was no faster: 54 -> 63 ms, 88 -> 82 ms, 109 -> 115 ms on a 2k-paper graph).
 
 rdflib can be very slow on a large graph: each rdflib run is stopped after ``--rdflib-timeout`` seconds
@@ -48,9 +48,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rdflib import Graph, Literal  # noqa: E402
 
 from kg.namespaces import DCTERMS, ID, KG, PROV, RDF, RDFS, SKOS, XSD  # noqa: E402
-from kg.query import run_query  # noqa: E402
-from kg.saved import list_saved  # noqa: E402
-from kg.store import add_triples, load_graph, new_graph, store_path, to_memory  # noqa: E402
+from kg.sparql.run import run_query  # noqa: E402
+from kg.sparql.saved import list_saved  # noqa: E402
+from kg.store.load import load_graph  # noqa: E402
+from kg.store.local import add_triples, new_graph, store_path, to_memory  # noqa: E402
 
 
 # --------------------------------------------------------------------------- graphs
@@ -292,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
         graph = load_graph(args.graph)
         origin = str(args.graph)
     elif args.build:
-        from kg.build import build
+        from kg.build.pipeline import build
 
         summary = build([args.build], args.output)
         graph = load_graph(Path(args.output) / "kg.ttl")

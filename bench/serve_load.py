@@ -82,10 +82,10 @@ def canonical_json(data: dict) -> Answer:
 
 
 def workload(graph_path: Path, size: int = 40) -> list[tuple[str, Answer]]:
-    """Queries over ``graph_path`` with their expected answers (run locally through kg.query)."""
-    from kg.query import run_query
-    from kg.results import to_json
-    from kg.store import load_graph
+    """Queries over ``graph_path`` with their expected answers (run locally through kg.sparql.run)."""
+    from kg.sparql.formats import to_json
+    from kg.sparql.run import run_query
+    from kg.store.load import load_graph
 
     graph = load_graph(graph_path)
     fixed = [

@@ -84,10 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args(argv)
 
-    import kg.viz as viz
     from kg.analysis.convert import typed_graph
     from kg.analysis.stats import communities
-    from kg.store import load_graph
+    import kg.viz as viz
+    from kg.store.load import load_graph
     from kg.viz import communitymap, views
 
     out = args.out or Path(tempfile.mkdtemp(prefix="viz-bench-"))

@@ -9,9 +9,9 @@ from typing import Any
 __version__ = "0.1.0"
 
 _API = {
-    "load_graph": "kg.store",
-    "run_query": "kg.query",
-    "build": "kg.build",
+    "load_graph": "kg.store.load",
+    "run_query": "kg.sparql.run",
+    "build": "kg.build.pipeline",
 }
 
 __all__ = ["__version__", *_API]

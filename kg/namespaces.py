@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from rdflib import Namespace
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
+from kg.entity_types import ENTITY_TYPES
+
 KG = Namespace("https://w3id.org/paperkg/ontology#")
 
 #: xsd:string as a plain string: a literal of this datatype is written and compared as a plain literal
@@ -18,7 +20,7 @@ SCHEMA = Namespace("https://schema.org/")
 #: ``dataset:imagenet``. (Mentions and sentences, ``paper/KEY/s3``, keep one escaped slash.)
 RESOURCE_PREFIXES: dict[str, str] = {
     kind: f"{ID}{kind}/"
-    for kind in ("paper", "method", "dataset", "modality", "task", "metric", "extractor", "scheme", "person")
+    for kind in ("paper", *(t.segment for t in ENTITY_TYPES), "extractor", "scheme", "person")
 }
 
 #: The vocabularies' prefixes and ``id:`` for every paperkg resource: what JSON-LD's context declares.

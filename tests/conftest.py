@@ -1,12 +1,14 @@
 """Fixtures shared by the test modules: the spaCy pipeline (loaded once per session), the small-corpus
-build, and a headless Chromium for the browser tests."""
+build, a module's graph file as RDF and as a typed NetworkX graph, and a headless Chromium with pages that
+record what went wrong, for the browser tests."""
 from __future__ import annotations
 
 import os
 import shutil
 import sys
 from pathlib import Path
-from typing import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -43,6 +45,22 @@ def corpus_graph(corpus_build):
     return Graph().parse(corpus_build[1] / "kg.ttl", format="turtle")
 
 
+@pytest.fixture(scope="module")
+def rdf(request: pytest.FixtureRequest):
+    """The graph in the test module's ``GRAPH`` file, loaded once per module."""
+    from kg.store.load import load_graph
+
+    return load_graph(request.module.GRAPH)
+
+
+@pytest.fixture(scope="module")
+def g(rdf):
+    """The typed NetworkX graph of the module's ``rdf``."""
+    from kg.analysis.convert import typed_graph
+
+    return typed_graph(rdf)
+
+
 #: Debian's Chromium (installed by dev.py), driven by Playwright in the browser tests
 CHROMIUM = os.environ.get("KG_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -69,3 +87,26 @@ def browser() -> Iterator[object]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+@dataclass
+class RecordedPage:
+    """A browser page and what it reported: console errors and uncaught exceptions, dialogs (dismissed)
+    and the URLs it requested."""
+
+    page: Any
+    errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+
+
+@pytest.fixture(scope="module")
+def open_page(browser: Any) -> Callable[..., RecordedPage]:
+    """Open a new page of the module's browser (``viewport`` width and height) that records its errors."""
+    return lambda width, height: RecordedPage(browser.new_page(viewport={"width": width, "height": height}))

@@ -39,7 +39,7 @@ def in_repo() -> Iterator[Path]:
 
 def build_corpus(output_dir: str | Path, inputs: list[str] | None = None):
     """Build the small corpus (or ``inputs``, relative to the repository root) into ``output_dir``, in process."""
-    from kg.build import build
+    from kg.build.pipeline import build
 
     output_dir = Path(output_dir).resolve()
     with in_repo():

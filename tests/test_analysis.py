@@ -15,20 +15,11 @@ from kg.cli import cli
 from kg.errors import AmbiguousNameError, NotFoundError
 
 DATA = Path(__file__).parent / "data" / "analysis" / "graph.ttl"
+GRAPH = DATA  # the rdf and g fixtures (conftest.py)
 ID = "https://w3id.org/paperkg/id/"
 BIOT_P, LABRAM_P, EEGPT_P = (f"{ID}paper/a00000000000000{i}" for i in (1, 2, 3))
 VIT_P, DEIT_P, SWIN_P = (f"{ID}paper/b00000000000000{i}" for i in (1, 2, 3))
 KERNEL_P = f"{ID}paper/c000000000000001"
-
-
-@pytest.fixture(scope="module")
-def rdf() -> Graph:
-    return Graph().parse(DATA)
-
-
-@pytest.fixture(scope="module")
-def g(rdf: Graph) -> nx.Graph:
-    return convert.typed_graph(rdf)
 
 
 def test_typed_graph_nodes_and_attributes(g: nx.Graph) -> None:

@@ -5,22 +5,18 @@ Without a browser these tests skip locally but FAIL under CI=true: CI must run t
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Callable
 
 import networkx as nx
 import pytest
-from rdflib import Graph
 
 import kg.viz as viz
-from kg.analysis import convert
 
-DATA = Path(__file__).parent / "data" / "analysis" / "graph.ttl"
+GRAPH = Path(__file__).parent / "data" / "analysis" / "graph.ttl"  # the g fixture (conftest.py)
 ID = "https://w3id.org/paperkg/id/"
 DIM = "rgba(200,200,200,0.35)"
-
-
-@pytest.fixture(scope="module")
-def g() -> nx.Graph:
-    return convert.typed_graph(Graph().parse(DATA))
+#: the open_page fixture (conftest.py): a new page that records its errors, dialogs and requests
+OpenPage = Callable[..., Any]
 
 
 @pytest.fixture(scope="module")
@@ -35,15 +31,10 @@ def pages(tmp_path_factory: pytest.TempPathFactory, g: nx.Graph) -> dict[str, Pa
 class Page:
     """A page opened in the browser, recording console errors and dialogs."""
 
-    def __init__(self, browser: object, path: Path) -> None:
-        self.page = browser.new_page(viewport={"width": 1280, "height": 860})  # type: ignore[attr-defined]
-        self.errors: list[str] = []
-        self.dialogs: list[str] = []
-        self.requests: list[str] = []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
-        self.page.on("request", lambda r: self.requests.append(r.url))
+    def __init__(self, open_page: OpenPage, path: Path) -> None:
+        recorded = open_page(1280, 860)
+        self.page, self.errors, self.dialogs, self.requests = (recorded.page, recorded.errors, recorded.dialogs,
+                                                                recorded.requests)
         self.page.goto(path.as_uri())
         self.page.wait_for_function("window.kgReady === true", timeout=20000)
 
@@ -59,8 +50,8 @@ class Page:
         return box["x"] + xy["x"], box["y"] + xy["y"]
 
 
-def test_overview_counts_and_no_errors(browser: object, pages: dict[str, Path], g: nx.Graph, tmp_path: Path) -> None:
-    page = Page(browser, pages["overview"])
+def test_overview_counts_and_no_errors(open_page: OpenPage, pages: dict[str, Path], g: nx.Graph, tmp_path: Path) -> None:
+    page = Page(open_page, pages["overview"])
     assert page.js("[network.body.data.nodes.length, network.body.data.edges.length]") == [
         g.number_of_nodes(), g.number_of_edges()]
     assert page.js("window.network === network && typeof network.getPositions") == "function"
@@ -71,8 +62,8 @@ def test_overview_counts_and_no_errors(browser: object, pages: dict[str, Path], 
     assert [u for u in page.requests if not u.startswith(("file:", "data:"))] == []
 
 
-def test_click_highlights_neighbours(browser: object, pages: dict[str, Path], g: nx.Graph, tmp_path: Path) -> None:
-    page = Page(browser, pages["overview"])
+def test_click_highlights_neighbours(open_page: OpenPage, pages: dict[str, Path], g: nx.Graph, tmp_path: Path) -> None:
+    page = Page(open_page, pages["overview"])
     node = f"{ID}method/labram"
     before = page.js("() => Object.fromEntries(nodes.get().map(n => [n.id, n.color]))")
     assert DIM not in before.values()
@@ -91,8 +82,8 @@ def test_click_highlights_neighbours(browser: object, pages: dict[str, Path], g:
     assert page.errors == []
 
 
-def test_ego_view_counts(browser: object, pages: dict[str, Path], g: nx.Graph, tmp_path: Path) -> None:
-    page = Page(browser, pages["ego"])
+def test_ego_view_counts(open_page: OpenPage, pages: dict[str, Path], g: nx.Graph, tmp_path: Path) -> None:
+    page = Page(open_page, pages["ego"])
     ego = nx.ego_graph(g, f"{ID}method/labram", radius=1)
     assert page.js("[network.body.data.nodes.length, network.body.data.edges.length]") == [
         ego.number_of_nodes(), ego.number_of_edges()]
@@ -101,8 +92,8 @@ def test_ego_view_counts(browser: object, pages: dict[str, Path], g: nx.Graph, t
     assert page.errors == []
 
 
-def test_type_filter_and_search(browser: object, pages: dict[str, Path], g: nx.Graph) -> None:
-    page = Page(browser, pages["overview"])
+def test_type_filter_and_search(open_page: OpenPage, pages: dict[str, Path], g: nx.Graph) -> None:
+    page = Page(open_page, pages["overview"])
     page.page.uncheck('input[data-type="Paper"]')
     hidden = page.js("() => nodes.get().filter(n => n.hidden).map(n => n.id)")
     assert set(hidden) == {n for n, t in g.nodes(data="type") if t == "Paper"}
@@ -114,8 +105,8 @@ def test_type_filter_and_search(browser: object, pages: dict[str, Path], g: nx.G
     assert page.errors == []
 
 
-def test_html_in_abstract_is_shown_as_text(browser: object, pages: dict[str, Path], tmp_path: Path) -> None:
-    page = Page(browser, pages["overview"])
+def test_html_in_abstract_is_shown_as_text(open_page: OpenPage, pages: dict[str, Path], tmp_path: Path) -> None:
+    page = Page(open_page, pages["overview"])
     paper = f"{ID}paper/b000000000000001"  # its abstract holds <img onerror> and <script> payloads
     x, y = page.point_at(paper)
     page.page.mouse.move(x, y)

@@ -1,7 +1,7 @@
 """A build's outputs are all old or all new, whenever it is interrupted or killed; clean errors for bad outputs.
 
 Each interruption test runs a real ``kg build`` process paused at a named point (``KG_PAUSE_AT``, see
-:mod:`kg.checkpoints`), sends it SIGINT, SIGTERM or SIGKILL there, and compares the output directory with
+:mod:`kg.build.checkpoints`), sends it SIGINT, SIGTERM or SIGKILL there, and compares the output directory with
 the outputs of the previous build and of the same build left to finish.
 """
 from __future__ import annotations
@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kg.checkpoints import POINTS
+from kg.build.checkpoints import POINTS
+from kg.build.outputs import OutputSet, deferred_signals, remove_stale, staging_name
 from kg.cli import cli
-from kg.outputs import OutputSet, deferred_signals, remove_stale, staging_name
 
 OUTPUTS = ("kg.ttl", "graph.html", "report.html", "manifest.json")
 ABSTRACTS = [
@@ -288,12 +288,12 @@ def test_extraction_cache_commits_every_few_seconds(tmp_path: Path, monkeypatch:
     """A killed build loses seconds of extraction, not a batch of 256: rows are committed after 2 s too."""
     import sqlite3
 
-    import kg.cache
-    from kg.cache import ExtractionCache
+    from kg.build.cache import ExtractionCache
     from kg.extract.types import PaperExtraction
+    import kg.store.sqlite
 
     clock = [1000.0]
-    monkeypatch.setattr(kg.cache.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(kg.store.sqlite.time, "monotonic", lambda: clock[0])
     path = tmp_path / "extractions.sqlite"
     cache = ExtractionCache(path, "fp")
 

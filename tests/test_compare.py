@@ -14,24 +14,15 @@ from kg.analysis.compare_format import to_html, to_table
 from kg.analysis.convert import typed_graph
 from kg.cli import cli
 from kg.errors import AmbiguousNameError, ArgumentError, NotFoundError
-from kg.store import load_graph
+from kg.store.load import load_graph
 
 HERE = Path(__file__).parent / "data"
 TRENDS = HERE / "analysis" / "trends.ttl"
+GRAPH = TRENDS  # the rdf and g fixtures (conftest.py)
 GOLDEN = HERE / "golden" / "graph.ttl"
 ID = "https://w3id.org/paperkg/id/"
 DDPM_P, FAST_P, SCRIPT_P = (f"{ID}paper/{y}{i:012x}" for y, i in ((2020, 0), (2023, 0), (2022, 2)))
 SCRIPT = "<script>alert('x')</script> sampler"
-
-
-@pytest.fixture(scope="module")
-def rdf():
-    return load_graph(TRENDS)
-
-
-@pytest.fixture(scope="module")
-def g(rdf):
-    return typed_graph(rdf)
 
 
 def test_profile_rows_come_from_the_graph(rdf, g):

@@ -4,8 +4,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg.corpus import merge_records
 from kg.ingest import Author, Record, SourceRef
+from kg.ingest.corpus import merge_records
 
 FIELDS = ("title", "authors", "year", "venue", "keywords", "doi", "url", "date")
 VALUES = {

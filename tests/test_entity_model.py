@@ -72,7 +72,7 @@ def test_model_spans_become_mentions_typed_by_the_model_and_scored(nlp):
 
 
 def test_min_confidence_keeps_scored_mentions_at_or_above_it_and_every_unscored_one():
-    from kg.cache import above_confidence
+    from kg.build.cache import above_confidence
     from kg.extract.types import PaperExtraction
 
     ex = PaperExtraction(mentions=[_mention(3, 10, "Method", "model", 0.4), _mention(11, 20, "Method", "model", 0.8),
@@ -133,19 +133,3 @@ def test_the_shipped_model_loads_from_the_package_and_is_deterministic(nlp):
     doc_a, doc_b = nlp(text), nlp(text)
     assert doc_a._.model_spans == doc_b._.model_spans and doc_a._.model_spans
     assert all(c is not None and 0.95 <= c <= 1.0 for *_, c in doc_a._.model_spans)
-
-
-def test_importing_the_components_registers_nothing_constructing_them_does():
-    """No side effects at import: the Doc extensions appear when a component is built, in one place."""
-    import subprocess
-    import sys
-
-    code = ("import kg.extract.components, kg.extract.results, kg.extract.relations, kg.extract.statistical, "
-            "kg.extract.entity_model, kg.extract.abbreviations\n"
-            "from spacy.tokens import Doc\n"
-            "from kg.extract.extensions import EXTENSIONS\n"
-            "assert not any(Doc.has_extension(n) for n in EXTENSIONS), 'registered at import'\n"
-            "kg.extract.abbreviations.AbbreviationDetector()\n"
-            "assert all(Doc.has_extension(n) for n in EXTENSIONS)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-800:]

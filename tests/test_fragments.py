@@ -7,15 +7,16 @@ from pathlib import Path
 
 from rdflib import Literal, URIRef
 
-from kg.build import build
-from kg.corpus import Paper
-from kg.fragments import paper_digest, replays
-from kg.ids import paper_iri
+from kg.build.pipeline import build
 from kg.ingest import Record, SourceRef
+from kg.ingest.corpus import Paper
 from kg.namespaces import KG
-from kg.store import load_graph, to_memory
 from kg.rdf.evidence import EntityIndex
-from kg.resolve import Entity, Resolution
+from kg.rdf.fragments import paper_digest, replays
+from kg.resolve.entities import Entity, Resolution
+from kg.resolve.ids import paper_iri
+from kg.store.load import load_graph
+from kg.store.local import to_memory
 
 DATA = Path(__file__).parent / "data" / "scale"
 BASE = DATA / "base.jsonl"
@@ -98,7 +99,7 @@ def test_replays_checks_a_minted_metrics_label_too():
 def test_windows_bound_papers_and_source_records() -> None:
     from types import SimpleNamespace
 
-    from kg.assemble import windows
+    from kg.rdf.assemble import windows
 
     papers = [SimpleNamespace(records=[None] * n) for n in (1, 1, 3000, 2000, 5000, 1, 1)]
     got = list(windows(papers, size=3, records=4096))  # type: ignore[arg-type]

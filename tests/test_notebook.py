@@ -1,15 +1,20 @@
 """Execute notebooks/explore.ipynb top to bottom so it never rots."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
 NOTEBOOK = Path(__file__).parent.parent / "notebooks" / "explore.ipynb"
 
 
-def test_explore_notebook_runs() -> None:
+def test_explore_notebook_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the kernel imports this checkout's kg, whichever one the environment has installed
+    root = str(NOTEBOOK.parent.parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
     nb = nbformat.read(NOTEBOOK, as_version=4)
     client = NotebookClient(nb, timeout=600, kernel_name="python3",
                             resources={"metadata": {"path": str(NOTEBOOK.parent)}})

@@ -11,7 +11,8 @@ import pytest
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, OWL, RDF, RDFS, SH, SKOS
 
-from kg.namespaces import ID, KG
+from kg.entity_types import ENTITY_TYPES, EntityType
+from kg.namespaces import ID, KG, RESOURCE_PREFIXES
 
 ROOT = Path(__file__).resolve().parent.parent
 ONTOLOGY_DIR = ROOT / "ontology"
@@ -99,6 +100,17 @@ def test_class_declared(ontology: Graph, name: str) -> None:
 @pytest.mark.parametrize("name", EXPECTED_OBJECT_PROPERTIES)
 def test_object_property_declared(ontology: Graph, name: str) -> None:
     assert (KG[name], RDF.type, OWL.ObjectProperty) in ontology
+
+
+@pytest.mark.parametrize("row", ENTITY_TYPES, ids=lambda t: t.name)
+def test_each_entity_type_row_matches_the_ontology(ontology: Graph, row: EntityType) -> None:
+    """The table of entity types names the ontology's class, sub-classes and link property of each type,
+    and its IRI segment is a resource prefix."""
+    assert (KG[row.name], RDF.type, OWL.Class) in ontology
+    assert (KG[row.link], RDF.type, OWL.ObjectProperty) in ontology
+    assert (KG[row.link], RDFS.range, KG[row.name]) in ontology
+    assert all((KG[sub], RDFS.subClassOf, KG[row.name]) in ontology for sub in row.subclasses)
+    assert RESOURCE_PREFIXES[row.segment] == f"{ID}{row.segment}/"
 
 
 @pytest.mark.parametrize("name", EXPECTED_DATATYPE_PROPERTIES)

@@ -11,12 +11,13 @@ from hypothesis import strategies as st
 from rdflib import RDF, RDFS, Graph, Literal, URIRef
 
 from kg.errors import QueryError
-from kg.ids import slug
 from kg.namespaces import KG, RESOURCE_PREFIXES, VOCABULARY_PREFIXES, compact_iri
-from kg.query import QueryResult, bind_value, is_update, run_query
-from kg.results import parse_json
-from kg.saved import get_saved, list_saved
-from kg.store import add_triples, load_graph, new_graph, to_memory
+from kg.resolve.ids import slug
+from kg.sparql.formats import parse_json
+from kg.sparql.run import QueryResult, bind_value, is_update, run_query
+from kg.sparql.saved import get_saved, list_saved
+from kg.store.load import load_graph
+from kg.store.local import add_triples, new_graph, to_memory
 
 sys.path.insert(0, str(Path(__file__).parent))
 from golden_params import GOLDEN_PARAMS  # noqa: E402

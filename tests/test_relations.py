@@ -92,8 +92,8 @@ def test_relation_offsets_point_into_the_sentence(nlp):
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Graph:
-    from kg.build import build
-    from kg.store import load_graph
+    from kg.build.pipeline import build
+    from kg.store.load import load_graph
 
     out = tmp_path_factory.mktemp("built_relations")
     build([DATA / "abstracts.jsonl"], out)

@@ -14,13 +14,14 @@ from kg.analysis.field import central_papers
 from kg.analysis.trends import compute_trends
 from kg.analysis.yearcounts import counts_from_typed
 from kg.cli import cli
-from kg.query import run_query
 from kg.report import render_report
-from kg.store import load_graph
+from kg.sparql.run import run_query
+from kg.store.load import load_graph
 from kg.viz.figures import trend_figure
 
 DATA = Path(__file__).parent / "data" / "analysis"
 TRENDS = DATA / "trends.ttl"
+GRAPH = TRENDS  # the rdf and g fixtures (conftest.py)
 SCRIPT = "<script>alert('x')</script> sampler"
 
 
@@ -85,16 +86,6 @@ class Page(HTMLParser):
         for part in (self._cell, self._summary, self._caption):
             if part is not None:
                 part.append(data)
-
-
-@pytest.fixture(scope="module")
-def rdf():
-    return load_graph(TRENDS)
-
-
-@pytest.fixture(scope="module")
-def g(rdf):
-    return typed_graph(rdf)
 
 
 @pytest.fixture(scope="module")

@@ -81,8 +81,8 @@ def test_result_names_the_proposed_method_for_we(nlp):
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Graph:
-    from kg.build import build
-    from kg.store import load_graph
+    from kg.build.pipeline import build
+    from kg.store.load import load_graph
 
     out = tmp_path_factory.mktemp("built")
     build([DATA / "abstracts.jsonl"], out)

@@ -13,10 +13,12 @@ import pytest
 from rdflib import URIRef
 from rdflib.compare import isomorphic
 
-from kg.build import build
-from kg.ids import paper_iri
+from kg.build.pipeline import build
+from kg.errors import Interrupted
 from kg.namespaces import KG
-from kg.store import load_graph, to_memory
+from kg.resolve.ids import paper_iri
+from kg.store.load import load_graph
+from kg.store.local import to_memory
 
 DATA = Path(__file__).parent / "data" / "scale"
 BASE = DATA / "base.jsonl"
@@ -214,14 +216,14 @@ def oxigraph_server(tmp_path):
 def test_build_into_remote_oxigraph_server(tmp_path, oxigraph_server, monkeypatch):
     from click.testing import CliRunner
 
-    import kg.remote
     from kg.cli import cli
-    from kg.remote import count, download
+    import kg.store.remote
+    from kg.store.remote import count, download
 
     calls = []
-    real_request = kg.remote._request
-    monkeypatch.setattr(kg.remote, "_request", lambda *a, **k: calls.append(a[0]) or real_request(*a, **k))
-    monkeypatch.setattr(kg.remote, "BATCH_TRIPLES", 2_000)
+    real_request = kg.store.remote._request
+    monkeypatch.setattr(kg.store.remote, "_request", lambda *a, **k: calls.append(a[0]) or real_request(*a, **k))
+    monkeypatch.setattr(kg.store.remote, "BATCH_TRIPLES", 2_000)
     summary = build([BASE], tmp_path / "out", views=False, store=oxigraph_server)
     assert oxigraph_server in summary.outputs
     # batched: a few requests, not one per triple
@@ -247,7 +249,7 @@ def test_build_into_remote_oxigraph_server(tmp_path, oxigraph_server, monkeypatc
 
 def test_remote_store_errors_name_the_url():
     from kg.errors import GraphError
-    from kg.remote import count, endpoints
+    from kg.store.remote import count, endpoints
 
     port = _free_port()
     with pytest.raises(GraphError, match=f"127.0.0.1:{port}.*cannot reach"):
@@ -274,8 +276,8 @@ def test_store_filled_from_on_disk_or_in_memory_graph(tmp_path, serial, disk_gra
 
 @pytest.mark.parametrize("run_lines, piece_lines", [(7, 3), (500, 40), (10**6, 10**6)])
 def test_external_sort_writer_matches_turtle_writer(tmp_path, serial, run_lines, piece_lines):
-    from kg.formats import serialize
-    from kg.streamwrite import write_turtle
+    from kg.rdf.formats import serialize
+    from kg.rdf.streamwrite import write_turtle
 
     graph = load_graph(serial)
     write_turtle(graph, tmp_path / "out.ttl", run_lines=run_lines, piece_lines=piece_lines)
@@ -286,9 +288,9 @@ def test_streaming_writer_falls_back_for_blank_nodes(tmp_path):
     from rdflib import BNode, Literal
     from rdflib.namespace import RDFS
 
-    from kg.formats import serialize
-    from kg.store import add_triples, new_graph
-    from kg.streamwrite import write_turtle
+    from kg.rdf.formats import serialize
+    from kg.rdf.streamwrite import write_turtle
+    from kg.store.local import add_triples, new_graph
 
     graph = new_graph()
     add_triples(graph, [(BNode("b1"), RDFS.label, Literal("x")), (URIRef("https://example.org/a"), RDFS.seeAlso, BNode("b1"))])
@@ -299,7 +301,7 @@ def test_streaming_writer_falls_back_for_blank_nodes(tmp_path):
 def test_failing_parallel_build_stops_workers_and_keeps_cache(tmp_path, monkeypatch):
     import multiprocessing
 
-    from kg.cache import ExtractionCache
+    from kg.build.cache import ExtractionCache
 
     real_put = ExtractionCache.put
     puts = []
@@ -311,7 +313,7 @@ def test_failing_parallel_build_stops_workers_and_keeps_cache(tmp_path, monkeypa
         real_put(self, key, extraction)
 
     monkeypatch.setattr(ExtractionCache, "put", put_then_fail)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(Interrupted):  # the build's own error for Ctrl-C, naming what it kept
         build([BASE, NEW], tmp_path, views=False, workers=2, in_process_below=4, chunk_size=2)
     assert not multiprocessing.active_children()  # the worker processes were stopped
     assert not (tmp_path / "kg.ttl").exists()

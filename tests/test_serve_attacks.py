@@ -245,7 +245,7 @@ def test_invalid_iris_on_pages_are_400(server: str, path: str) -> None:
 
 
 def test_invalid_iri_parameter_is_400(server: str) -> None:
-    from kg.saved import get_saved
+    from kg.sparql.saved import get_saved
 
     answer = httpx.post(server + "/sparql", data={"query": get_saved("papers-using").text,
                                                   "param.entity": "http://a b"})
@@ -253,7 +253,7 @@ def test_invalid_iri_parameter_is_400(server: str) -> None:
 
 
 def test_saved_query_without_its_parameter_names_it(server: str) -> None:
-    from kg.saved import get_saved
+    from kg.sparql.saved import get_saved
 
     answer = httpx.post(server + "/sparql", data={"query": get_saved("entity-aliases").text})
     assert answer.status_code == 400 and "entity-aliases" in answer.text and "param.entity" in answer.text

@@ -14,11 +14,11 @@ import pytest
 from rdflib import Graph, Literal, URIRef
 from rdflib.compare import isomorphic
 
-from kg.query import run_query
-from kg.results import parse_json, render
 from kg.server.guard import Refused, check_query
 from kg.server.protocol import negotiate, parse_request
-from kg.store import load_graph
+from kg.sparql.formats import parse_json, render
+from kg.sparql.run import run_query
+from kg.store.load import load_graph
 from server_helpers import running_server
 
 SPARQLWrapper = pytest.importorskip("SPARQLWrapper")
@@ -166,7 +166,7 @@ def test_bad_requests_get_readable_4xx(server: str) -> None:
 
 
 def test_saved_query_parameters_are_bound_not_pasted(server: str, graph: Graph) -> None:
-    from kg.saved import get_saved
+    from kg.sparql.saved import get_saved
 
     text = get_saved("papers-using").text
     answer = httpx.post(server + "/sparql", data={"query": text, "param.entity": "BIOT"})

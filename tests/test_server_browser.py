@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -27,6 +27,8 @@ QUERY = ('SELECT ?method ?label WHERE { ?paper kg:usesMethod ?method . ?method r
 ACTIVE = ".tabPanel.active"
 DONE = "body[data-state=done]"
 WAIT = 20000
+#: the open_page fixture (conftest.py): a new page that records its errors, dialogs and requests
+OpenPage = Callable[..., Any]
 
 
 @pytest.fixture(scope="module")
@@ -45,22 +47,17 @@ class Tab:
     """A browser tab recording console errors, dialogs, the hosts it requested and any breach of the
     pages' Content-Security-Policy (enforced: the tests wait on selectors, never on evaluated code)."""
 
-    def __init__(self, browser: object, base: str) -> None:
+    def __init__(self, open_page: OpenPage, base: str) -> None:
         self.base = base
-        self.page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
-        self.errors: list[str] = []
-        self.dialogs: list[str] = []
-        self.requests: list[str] = []
+        recorded = open_page(1280, 900)
+        self.page, self.errors, self.dialogs, self.requests = (recorded.page, recorded.errors, recorded.dialogs,
+                                                                recorded.requests)
         self.posts: list[str] = []  # the bodies POSTed to /sparql
         self.page.add_init_script("document.addEventListener('securitypolicyviolation', e => console.error("
                                   "'CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI))")
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
-        self.page.on("request", self._request)
+        self.page.on("request", self._post)
 
-    def _request(self, request: object) -> None:
-        self.requests.append(request.url)  # type: ignore[attr-defined]
+    def _post(self, request: object) -> None:
         if request.url.endswith("/sparql") and request.method == "POST":  # type: ignore[attr-defined]
             self.posts.append(request.post_data or "")  # type: ignore[attr-defined]
 
@@ -106,8 +103,8 @@ def screenshot_dir(tmp_path: Path) -> Path:
     return target
 
 
-def test_type_run_see_rows_click_through(browser: object, server: str, tmp_path: Path) -> None:
-    tab = Tab(browser, server)
+def test_type_run_see_rows_click_through(open_page: OpenPage, server: str, tmp_path: Path) -> None:
+    tab = Tab(open_page, server)
     tab.goto("/")
     tab.type_query(QUERY)
     tab.page.keyboard.press("Control+Enter")  # YASQE's own key for running the query
@@ -151,8 +148,8 @@ def test_type_run_see_rows_click_through(browser: object, server: str, tmp_path:
     assert tab.foreign_requests() == []
 
 
-def test_saved_query_opens_in_a_tab_with_its_parameter(browser: object, server: str) -> None:
-    tab = Tab(browser, server)
+def test_saved_query_opens_in_a_tab_with_its_parameter(open_page: OpenPage, server: str) -> None:
+    tab = Tab(open_page, server)
     tab.goto("/")
     tab.page.wait_for_selector(f"{ACTIVE} .yasqe .CodeMirror")
     tab.page.select_option("#kg-saved", "papers-using")
@@ -172,8 +169,8 @@ def test_saved_query_opens_in_a_tab_with_its_parameter(browser: object, server: 
     assert tab.errors == []
 
 
-def test_errors_are_shown_and_the_page_keeps_working(browser: object, server: str) -> None:
-    tab = Tab(browser, server)
+def test_errors_are_shown_and_the_page_keeps_working(open_page: OpenPage, server: str) -> None:
+    tab = Tab(open_page, server)
     tab.goto("/")
     tab.page.wait_for_selector(f"{ACTIVE} .yasqe .CodeMirror")
     tab.set_query("INSERT DATA { <http://e.org/a> <http://e.org/b> <http://e.org/c> }")
@@ -186,8 +183,8 @@ def test_errors_are_shown_and_the_page_keeps_working(browser: object, server: st
     assert all("403" in e for e in tab.errors), tab.errors
 
 
-def test_editor_completes_from_this_graph_only(browser: object, server: str) -> None:
-    tab = Tab(browser, server)
+def test_editor_completes_from_this_graph_only(open_page: OpenPage, server: str) -> None:
+    tab = Tab(open_page, server)
     tab.goto("/")
     tab.type_query("SELECT * WHERE { ?paper kg:uses")
     tab.page.keyboard.press("Control+Space")  # properties: the ones this graph uses, asked of this server
@@ -201,8 +198,8 @@ def test_editor_completes_from_this_graph_only(browser: object, server: str) -> 
     assert tab.foreign_requests() == [] and tab.errors == []
 
 
-def test_search_box_finds_entities_by_label_and_alias(browser: object, server: str) -> None:
-    tab = Tab(browser, server)
+def test_search_box_finds_entities_by_label_and_alias(open_page: OpenPage, server: str) -> None:
+    tab = Tab(open_page, server)
     tab.goto("/method/biot")  # the box is in the header of every page
     tab.page.fill("#kg-search", "trans")
     tab.page.wait_for_selector("#kg-search-results[data-for=trans] li a", timeout=WAIT)
@@ -229,8 +226,8 @@ def test_search_box_finds_entities_by_label_and_alias(browser: object, server: s
     assert tab.errors == [] and tab.foreign_requests() == []
 
 
-def test_hostile_data_runs_nothing(browser: object, xss_server: str) -> None:
-    tab = Tab(browser, xss_server)
+def test_hostile_data_runs_nothing(open_page: OpenPage, xss_server: str) -> None:
+    tab = Tab(open_page, xss_server)
     tab.goto("/")
     tab.page.wait_for_selector(f"{ACTIVE} .yasqe .CodeMirror")
     tab.set_query("SELECT ?s ?label ?alias WHERE { ?s rdfs:label ?label OPTIONAL { ?s skos:altLabel ?alias } } "

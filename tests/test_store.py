@@ -1,4 +1,4 @@
-"""kg.store: Oxigraph-backed graphs, loading every format, persistent stores and their errors."""
+"""kg.store.local: Oxigraph-backed graphs, loading every format, persistent stores and their errors."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,8 +12,17 @@ from rdflib.compare import isomorphic
 
 from kg.errors import GraphError
 from kg.namespaces import ID, KG, PREFIXES, RDF, RDFS
-from kg.store import (add_triples, from_ox, graph_from_options, load_graph, new_graph, open_store, oxigraph_of,
-                      save_to_store, store_path, to_memory)
+from kg.store.load import graph_from_options, load_graph
+from kg.store.local import (
+    add_triples,
+    from_ox,
+    new_graph,
+    open_store,
+    oxigraph_of,
+    save_to_store,
+    store_path,
+    to_memory,
+)
 
 GOLDEN = Path(__file__).parent / "data" / "golden" / "graph.ttl"
 

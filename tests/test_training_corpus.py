@@ -156,7 +156,7 @@ def test_an_annotation_becomes_the_scorers_prediction_graph():
     from rdflib import Graph
     from rdflib.compare import isomorphic
 
-    from kg.ids import paper_iri
+    from kg.resolve.ids import paper_iri
     from training.agreement import as_graph
 
     got = as_graph([{"id": "x", "annotation": GOOD}], {"x": TEXT})

@@ -19,8 +19,8 @@ from kg.analysis.trends import (
 from kg.analysis.yearcounts import counts_from_rdf, counts_from_typed
 from kg.cli import cli
 from kg.errors import ArgumentError, GraphError
-from kg.query import run_query
-from kg.store import load_graph
+from kg.sparql.run import run_query
+from kg.store.load import load_graph
 
 DATA = Path(__file__).parent / "data" / "analysis" / "trends.ttl"
 ID = "https://w3id.org/paperkg/id/"

@@ -8,8 +8,8 @@ from rdflib import DCTERMS, Literal
 
 from kg.errors import OntologyError
 from kg.namespaces import ID, KG, SKOS
-from kg.store import load_graph
-from kg.validate import validate_graph
+from kg.rdf.validate import validate_graph
+from kg.store.load import load_graph
 
 GOLDEN = Path(__file__).parent / "data" / "golden" / "graph.ttl"
 BERT = ID["paper/c1c1c1c1c1c1c1c1"]

@@ -10,27 +10,16 @@ import pytest
 from click.testing import CliRunner
 from rdflib import Graph
 
-import kg.viz as viz
-from kg.analysis import convert
 from kg.analysis.export import NETWORK_FORMATS, write_network
 from kg.cli import cli
-from kg.report import write_report
+import kg.viz as viz
 from kg.viz import views
-from kg.viz.query import run_view_query
+from kg.viz.query_view import run_view_query
 
 DATA = Path(__file__).parent / "data" / "analysis" / "graph.ttl"
+GRAPH = DATA  # the rdf and g fixtures (conftest.py)
 ID = "https://w3id.org/paperkg/id/"
 XSS = ("<img src=x onerror=alert(1)>", "<script>alert('xss')</script>")
-
-
-@pytest.fixture(scope="module")
-def rdf() -> Graph:
-    return Graph().parse(DATA)
-
-
-@pytest.fixture(scope="module")
-def g(rdf: Graph) -> nx.Graph:
-    return convert.typed_graph(rdf)
 
 
 def page_data(html: str) -> dict:

@@ -22,8 +22,8 @@ from typing import Any
 from rdflib import RDF, RDFS, SKOS, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS
 
-from kg.ids import entity_iri, paper_iri, result_iri
 from kg.namespaces import KG
+from kg.resolve.ids import entity_iri, paper_iri, result_iri
 from training.corpus import CorpusError, as_gold, read_corpus, read_standoff
 
 #: The scorer's figures reported, in this order.

@@ -4,7 +4,7 @@
         --variant rules --variant model --split dev
 
 For each variant (a configuration of the ``paperkg_entities`` stage, :data:`VARIANTS`) the graph of
-each evaluation set is built in this process with ``kg.build`` (one worker, no cache) and scored by
+each evaluation set is built in this process with :func:`kg.build.pipeline.build` (one worker, no cache) and scored by
 ``score.py`` from ``--eval``. The sets: the corpus split(s) given by ``--split`` (``test`` only to
 report, never to choose), ``gold_dev_corpus.json`` (``dev_corpus60.jsonl``) and ``gold_dev.json``
 (the first seed file). Prints one Markdown table per set; ``--json`` writes every figure.

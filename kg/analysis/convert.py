@@ -24,27 +24,17 @@ from typing import Iterable
 import networkx as nx
 from rdflib import Graph, URIRef
 
+from kg.entity_types import BY_NAME, DISPLAY_ORDER, ENTITY_TYPES
 from kg.namespaces import KG
 
 #: kg class local name -> node type shown to users (sub-classes map to their parent)
-CLASS_TYPES: dict[str, str] = {
-    "Paper": "Paper",
-    "Method": "Method",
-    "Model": "Method",
-    "Dataset": "Dataset",
-    "Benchmark": "Dataset",
-    "Modality": "Modality",
-    "Task": "Task",
-    "Metric": "Metric",
-}
+CLASS_TYPES: dict[str, str] = {"Paper": "Paper", **{c: t.name for t in ENTITY_TYPES for c in (t.name, *t.subclasses)}}
 
 #: node types in display order
-NODE_TYPES: tuple[str, ...] = ("Paper", "Method", "Dataset", "Task", "Modality", "Metric")
+NODE_TYPES: tuple[str, ...] = ("Paper", *DISPLAY_ORDER)
 
 #: paper -> entity link properties (local names), most specific first
-PAPER_LINKS: tuple[str, ...] = (
-    "proposes", "usesMethod", "usesDataset", "addressesTask", "hasModality", "usesMetric", "mentions",
-)
+PAPER_LINKS: tuple[str, ...] = ("proposes", *(BY_NAME[t].link for t in DISPLAY_ORDER), "mentions")
 
 #: entity -> entity relation properties (local names)
 ENTITY_RELATIONS: tuple[str, ...] = ("evaluatedOn", "comparesWith", "extends", "hasComponent", "appliedTo")
@@ -105,6 +95,11 @@ SELECT ?s ?p ?o ?text WHERE {{
   ?a a kg:RelationAssertion ; rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; kg:inSentence ?sent .
   ?sent kg:text ?text .
 }}"""
+
+
+def as_typed(graph: Graph | nx.Graph) -> nx.Graph:
+    """``graph`` as a typed NetworkX graph: converted from RDF, or as it is when it already is one."""
+    return graph if isinstance(graph, nx.Graph) else typed_graph(graph)
 
 
 def typed_graph(graph: Graph) -> nx.Graph:

@@ -66,18 +66,18 @@ NETWORK_FORMATS: dict[str, NetworkFormat] = {
 
 def serialize_network(graph: Any, fmt: str) -> bytes:
     """Return ``graph`` (rdflib Graph or typed NetworkX graph) serialised in network format ``fmt``."""
-    from kg.viz import typed
+    from kg.analysis.convert import as_typed
 
     try:
         writer = NETWORK_FORMATS[fmt]
     except KeyError:
         raise GraphError(f"unknown network format {fmt!r}; choose one of {', '.join(NETWORK_FORMATS)}") from None
-    return writer.write(typed(graph))
+    return writer.write(as_typed(graph))
 
 
 def write_network(graph: Any, path: str | Path, fmt: str | None = None) -> Path:
     """Write ``graph`` to ``path`` atomically; ``fmt`` defaults to the format of the file extension."""
-    from kg.io import atomic_write
+    from kg.store.io import atomic_write
 
     path = Path(path)
     if fmt is None:

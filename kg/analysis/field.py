@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from kg.analysis.stats import Community
+from kg.entity_types import DISPLAY_ORDER
 
 #: entity types summarised at the top of the report
-FIELD_TYPES: tuple[str, ...] = ("Method", "Dataset", "Task", "Modality", "Metric")
+FIELD_TYPES: tuple[str, ...] = DISPLAY_ORDER
 
 
 @dataclass

@@ -33,7 +33,7 @@ class Board:
 
 def leaderboards(graph: Any) -> list[Board]:
     """Return one :class:`Board` per (dataset, metric) pair of an rdflib Graph, most results first."""
-    from kg.query import run_query
+    from kg.sparql.run import run_query
 
     boards: dict[tuple[str, str], Board] = {}
     seen: dict[tuple[str, str], set] = defaultdict(set)

@@ -14,7 +14,7 @@ DEFAULT_GRAPH = Path("output/kg.ttl")
 
 def read_graph(graph_path: Path | None = None, store: str | None = None) -> Graph:
     """Return the rdflib Graph named by ``--graph`` / ``--store`` (default ``output/kg.ttl``)."""
-    from kg.store import load_graph  # imported lazily: pyoxigraph is only needed when reading
+    from kg.store.load import load_graph  # imported lazily: pyoxigraph is only needed when reading
 
     if graph_path is not None and store is not None:
         raise GraphError("give either --graph FILE or --store DIR, not both")

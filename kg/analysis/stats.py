@@ -10,13 +10,14 @@ from typing import Any
 import networkx as nx
 
 from kg.analysis.convert import NODE_TYPES, entity_idf, paper_entities, papers
+from kg.entity_types import DATASET, METHOD, MODALITY, TASK
 from kg.errors import NotFoundError
 
 #: above this many nodes, betweenness is estimated from BETWEENNESS_SAMPLES sources
 EXACT_BETWEENNESS_MAX = 1500
 BETWEENNESS_SAMPLES = 64
 #: entity types used to label communities (metrics are too generic to name a topic)
-LABEL_TYPES = frozenset({"Method", "Dataset", "Modality", "Task"})
+LABEL_TYPES = frozenset({METHOD, DATASET, MODALITY, TASK})
 
 
 @dataclass

@@ -37,6 +37,11 @@ class Burst:
     end: int
     weight: float
 
+    def text(self, dash: str = "-") -> str:
+        """The burst's years and weight as tables show them: "2021-2023 (4.2)", "2022 (1.5)"."""
+        years = str(self.start) if self.start == self.end else f"{self.start}{dash}{self.end}"
+        return f"{years} ({self.weight:.1f})"
+
 
 def _emission_cost(r: int, d: int, p: float) -> float:
     """``-ln( C(d, r) p^r (1-p)^(d-r) )``: the cost of seeing ``r`` relevant items among ``d`` at rate ``p``."""

@@ -23,10 +23,7 @@ def ranked(trends: Trends, top: int) -> dict[str, list[EntityTrend]]:
 
 
 def _burst_text(e: EntityTrend) -> str:
-    if e.burst is None:
-        return "-"
-    years = str(e.burst.start) if e.burst.start == e.burst.end else f"{e.burst.start}-{e.burst.end}"
-    return f"{years} ({e.burst.weight:.1f})"
+    return "-" if e.burst is None else e.burst.text()
 
 
 def _cut(text: str, n: int = LABEL_WIDTH) -> str:

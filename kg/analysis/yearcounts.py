@@ -13,18 +13,13 @@ from typing import Any
 import networkx as nx
 
 from kg.analysis.trends import EntityCounts
+from kg.entity_types import BY_NAME, DISPLAY_ORDER
 from kg.errors import ArgumentError
 
 #: paper -> entity link property -> entity type counted by the trends
-LINK_TYPES: dict[str, str] = {
-    "usesMethod": "Method",
-    "usesDataset": "Dataset",
-    "addressesTask": "Task",
-    "hasModality": "Modality",
-    "usesMetric": "Metric",
-}
+LINK_TYPES: dict[str, str] = {BY_NAME[t].link: t for t in DISPLAY_ORDER}
 #: entity types in display order
-TREND_TYPES: tuple[str, ...] = ("Method", "Dataset", "Task", "Modality", "Metric")
+TREND_TYPES: tuple[str, ...] = DISPLAY_ORDER
 
 
 def check_type(entity_type: str | None) -> str | None:
@@ -44,7 +39,7 @@ def _year(value: Any) -> int | None:
 
 def counts_from_rdf(graph: Any, entity_type: str | None = None) -> tuple[list[EntityCounts], dict[int, int]]:
     """Return (entity counts, papers per year) of an rdflib Graph, through the saved queries."""
-    from kg.query import run_query
+    from kg.sparql.run import run_query
 
     entity_type = check_type(entity_type)
     totals: dict[int, int] = defaultdict(int)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import click
 
+from kg.build.engines import ENGINES
+from kg.entity_types import BY_NAME
 from kg.cli.common import handle_errors
-from kg.engines import ENGINES
 from kg.ingest.registry import format_names
 
 #: above this many abstracts a progress bar is shown
@@ -52,7 +53,7 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
           views: bool, min_confidence: float | None, quiet: bool) -> None:
     """Build the knowledge graph of INPUTS (seed text, JSONL(.gz), CSV/TSV, BibTeX, RIS, CSL-JSON, OpenAlex,
     arXiv snapshot or Semantic Scholar files, or directories)."""
-    from kg.build import build as run_build
+    from kg.build.pipeline import build as run_build
 
     bar = None
 
@@ -86,7 +87,7 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
             bar.close()
     if quiet:
         return
-    ents = ", ".join(f"{n} {t.lower()}s" if t != "Modality" else f"{n} modalities" for t, n in summary.entities.items())
+    ents = ", ".join(f"{n} {BY_NAME[t].plural}" for t, n in summary.entities.items())
     click.echo(f"read {summary.records} records: {summary.papers} papers, {summary.duplicates} duplicates merged, "
                f"{len(summary.skipped)} skipped")
     if summary.skipped:

@@ -43,7 +43,7 @@ def compare(papers: tuple[str, ...], graph_path: Path | None, store: str | None,
     if output is None:
         click.echo(text, nl=False)
         return
-    from kg.io import atomic_write
+    from kg.store.io import atomic_write
 
     output.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(output, text.encode("utf-8"))

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import click
 
-from kg.cli.common import DEFAULT_GRAPH, graph_options, handle_errors
 from kg.analysis.export import NETWORK_FORMATS
-from kg.formats import FORMATS
+from kg.cli.common import DEFAULT_GRAPH, graph_options, handle_errors
+from kg.rdf.formats import FORMATS
 
 
 @click.command()
@@ -26,8 +26,8 @@ def export(fmt: str | None, output: Path | None, graph_path: Path | None, store:
     kg export --format jsonld --output output/kg.jsonld
     kg export --store output/store --format nt > kg.nt
     """
-    from kg.formats import format_for_path, get_format, serialize, write_graph
-    from kg.store import graph_from_options
+    from kg.rdf.formats import format_for_path, get_format, serialize, write_graph
+    from kg.store.load import graph_from_options
 
     graph = graph_from_options(graph_path, store, default=DEFAULT_GRAPH)
     network = fmt in NETWORK_FORMATS or (fmt is None and output is not None and any(

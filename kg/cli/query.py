@@ -21,7 +21,7 @@ def _param(values: tuple[str, ...]) -> dict[str, str]:
 
 
 def _list_saved() -> None:
-    from kg.saved import list_saved
+    from kg.sparql.saved import list_saved
 
     for saved in list_saved():
         click.echo(f"{click.style(saved.name, bold=True)}  {saved.description}")
@@ -33,7 +33,7 @@ def _query_text(query: str | None, name: str | None) -> str:
     if name and query:
         raise QueryError("give a query or --name NAME, not both")
     if name:
-        from kg.saved import get_saved
+        from kg.sparql.saved import get_saved
 
         return get_saved(name).name
     if not query:
@@ -81,10 +81,10 @@ def query(query: str | None, name: str | None, list_: bool, params: tuple[str, .
     if list_:
         _list_saved()
         return
-    from kg.io import atomic_write
-    from kg.query import is_update, resolve_query, run_query
-    from kg.results import render
-    from kg.store import graph_from_options
+    from kg.sparql.formats import render
+    from kg.sparql.run import is_update, resolve_query, run_query
+    from kg.store.io import atomic_write
+    from kg.store.load import graph_from_options
 
     text = _query_text(query, name)
     bound = _param(params)
@@ -103,7 +103,7 @@ def query(query: str | None, name: str | None, list_: bool, params: tuple[str, .
     else:
         click.echo(data, nl=False)  # bytes: written as is (CRLF of CSV kept)
     if update:
-        from kg.store import oxigraph_of
+        from kg.store.local import oxigraph_of
 
         inner = oxigraph_of(graph)
         if inner is not None:

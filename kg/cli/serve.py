@@ -52,7 +52,7 @@ def serve(graph_path: Path | None, store: str | None, host: str, port: int, time
     import uvicorn
 
     from kg.server import create_app
-    from kg.store import graph_from_options
+    from kg.store.load import graph_from_options
 
     if store is not None and str(store).startswith(("http://", "https://")):
         raise GraphError(f"--store {store} is already a SPARQL endpoint; serve a graph file or a store directory")

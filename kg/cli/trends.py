@@ -47,7 +47,7 @@ def trends(graph_path: Path | None, store: str | None, entity_type: str | None, 
 
 def _write_plot(result: Trends, path: Path, what: str) -> None:
     """Draw the shares per year of the top rising and falling entities of ``result`` to ``path`` (PNG)."""
-    from kg.io import atomic_write
+    from kg.store.io import atomic_write
     from kg.viz.figures import png, trend_figure
 
     title = (f"Share of papers per year: {what} rising and falling fastest over "

@@ -18,9 +18,9 @@ from kg.cli.common import DEFAULT_GRAPH, graph_options, handle_errors
 @handle_errors
 def validate(shapes: Path | None, limit: int, graph_path: Path | None, store: str | None) -> None:
     """Validate the graph with pySHACL (ontology as ont_graph, rdfs inference); exit 1 on violations."""
-    from kg.results import compact
-    from kg.store import graph_from_options
-    from kg.validate import validate_graph
+    from kg.rdf.validate import validate_graph
+    from kg.sparql.formats import compact
+    from kg.store.load import graph_from_options
 
     graph = graph_from_options(graph_path, store, default=DEFAULT_GRAPH)
     report = validate_graph(graph, shapes)

@@ -34,9 +34,9 @@ def viz(graph_path: Path | None, store: str | None, types: str | None, top: int 
         depth: int, community_id: int | None, query: str | None, papers: bool, kind: str, output: Path | None,
         seed: int) -> None:
     """Write a self-contained interactive view of the graph (opens offline in any browser)."""
-    import kg.viz as views
     from kg.analysis.convert import typed_graph
     from kg.analysis.source import read_graph
+    import kg.viz as views
 
     chosen = [name for name, value in (("--focus", focus), ("--community", community_id), ("--query", query),
                                        ("--papers", papers or None)) if value is not None]
@@ -44,7 +44,7 @@ def viz(graph_path: Path | None, store: str | None, types: str | None, top: int 
         raise click.UsageError(f"choose one view: {' and '.join(chosen)} cannot be combined")
     rdf = read_graph(graph_path, store)
     if query is not None:
-        from kg.viz.query import run_view_query
+        from kg.viz.query_view import run_view_query
 
         result = run_view_query(rdf, query)
         path = views.write_query_view(typed_graph(rdf), result, output or Path("output/query.html"),

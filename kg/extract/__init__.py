@@ -16,7 +16,7 @@ __all__ = ["ENTITY_TYPES", "Mention", "PaperExtraction", "Relation", "ResultClai
 def extract_doc(doc) -> PaperExtraction:
     """Turn a doc processed by paperkg's pipeline into a plain :class:`PaperExtraction`."""
     from kg.extract.proposals import code_urls, with_proposed
-    from kg.resolve import form_keys
+    from kg.keys import form_keys
 
     mentions = with_proposed(list(doc._.mentions or []), list(doc._.proposed or []))
     written = {f for m in mentions for f in (m.text, m.long_form, m.short_form) if f}

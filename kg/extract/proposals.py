@@ -15,6 +15,7 @@ from spacy.tokens import Doc, Span, Token
 from kg.extract import terms as T
 from kg.extract.lexicon import DATASET_NOUNS, GENERIC_HEADS, NAMING_VERBS, PROPOSE_VERBS
 from kg.extract.types import Mention
+from kg.keys import clean_label
 
 _SELF = {"we", "paper", "work", "study", "article", "i", "authors", "here"}
 _METRIC_NOUNS = {"metric", "measure", "score", "criterion", "index"}
@@ -175,7 +176,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
     proposed: dict[tuple[int, int], Mention] = {}
 
     def add(span: Span, type_name: str) -> None:
-        text = T.clean_label(span.text)
+        text = clean_label(span.text)
         if not text or text in T.NOT_NAMES or _VERSION.match(text):
             return
         key = (span.start_char, span.end_char)

@@ -6,9 +6,7 @@ Each helper takes a spaCy ``Doc`` (and what earlier helpers found) and returns
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 
 from spacy.tokens import Doc, Span, Token
 
@@ -28,6 +26,7 @@ from kg.extract.lexicon import (
     WEAK_TASK_HEADS,
 )
 from kg.extract.types import Mention
+from kg.keys import clean_label, norm_key, singular
 
 _NAME = re.compile(
     r"^(?=.*[A-Za-z])(?:"
@@ -37,57 +36,6 @@ _NAME = re.compile(
     r"|[A-Z][a-z]+-(?:Net|Former)s?"  # a word and a model suffix: Nef-Net, U-Net's kin
     r")$"
 )
-_LATEX_CMD = re.compile(r"\\[a-zA-Z]+\*?\{([^{}]*)\}")
-_LATEX_BARE = re.compile(r"\\[a-zA-Z]+\*?|[{}$]")
-_SPACES = re.compile(r"\s+")
-
-
-def clean_label(text: str) -> str:
-    """A readable label from written text: LaTeX markup dropped, whitespace collapsed, edges trimmed."""
-    text = _LATEX_CMD.sub(r"\1", text)
-    text = _LATEX_BARE.sub("", text)
-    text = _SPACES.sub(" ", text)
-    return text.strip(" \t\n,.;:()[]'\"`")
-
-
-_ACRONYM_PLURAL = re.compile(r"[A-Z0-9\-]{2,}s")
-_NOT_KEY_CHAR = re.compile(r"[^0-9A-Za-z+&α-ωΑ-Ω]")
-_SPLIT = re.compile(r"[\s\-_/,:;()\[\]'\"`.\u2010-\u2015\u2212]+")
-
-
-def _singular(word: str) -> str:
-    """Fold a plural: lower-case words ("networks"), and acronyms with a plural s ("SAEs")."""
-    if _ACRONYM_PLURAL.fullmatch(word):
-        return word[:-1]
-    if word != word.lower():
-        return word  # a name ("GatedLens") keeps its letters
-    if word.endswith(("series", "species")):
-        return word  # singular and plural alike
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
-def _key_parts(text: str) -> list[str]:
-    text = unicodedata.normalize("NFKC", clean_label(text))
-    parts = [_singular(_NOT_KEY_CHAR.sub("", w)) for w in _SPLIT.split(text)]
-    return [p.lower() for p in parts if p]
-
-
-@lru_cache(maxsize=1 << 19)
-def norm_key(text: str) -> str:
-    """The matching key of a written form: NFKC, lower case, punctuation and spaces dropped, plurals folded."""
-    return "".join(_key_parts(text))
-
-
-@lru_cache(maxsize=1 << 19)
-def readable_key(text: str) -> str:
-    """Like :func:`norm_key` but with words kept apart by '-', for readable IRIs ("message-passing-layer")."""
-    return "-".join(_key_parts(text))
-
-
 def words(doc: Doc) -> Iterator[Span]:
     """Maximal runs of tokens with no whitespace between them, edge punctuation excluded."""
     start = 0
@@ -544,11 +492,11 @@ def list_types(mentions: list[Mention], text: str) -> list[Mention]:
 def specific_tasks(mentions: list[Mention]) -> list[Mention]:
     """``mentions`` without the one-word tasks that a longer task of the same text ends with: after
     "sequential selection problems", "the selection problem" is that task again, not a second, general one."""
-    heads = {_singular(m.text.split()[-1].lower()) for m in mentions
+    heads = {singular(m.text.split()[-1].lower()) for m in mentions
              if m.type == "Task" and len(m.text.split()) > 1}
     return [m for m in mentions
             if not (m.type == "Task" and " " not in m.text and not m.long_form and not m.proposed
-                    and _singular(m.text.lower()) in heads)]
+                    and singular(m.text.lower()) in heads)]
 
 
 #: words before "precision" that make it a number format or a tolerance, not the retrieval metric

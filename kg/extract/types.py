@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-ENTITY_TYPES: tuple[str, ...] = ("Method", "Dataset", "Modality", "Task", "Metric")
+from kg.entity_types import TYPE_NAMES
+
+ENTITY_TYPES: tuple[str, ...] = TYPE_NAMES
 
 
 @dataclass(frozen=True, order=True)
@@ -75,5 +77,5 @@ class PaperExtraction:
     results: list[ResultClaim] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
     #: the keys entity resolution compares each written form of the mentions by
-    #: (:func:`kg.resolve.form_keys`), computed where the text is extracted rather than once per build
+    #: (:func:`kg.keys.form_keys`), computed where the text is extracted rather than once per build
     forms: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)

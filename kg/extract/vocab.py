@@ -5,10 +5,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from kg.entity_types import TYPE_NAMES
 from kg.errors import OntologyError
 from kg.resources import ontology_files
-
-_TYPES = ("Method", "Dataset", "Modality", "Task", "Metric")
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,7 @@ def load_vocabulary(files: tuple[Path, ...] | None = None) -> Vocabulary:
             raise OntologyError(f"{path}: cannot parse vocabulary: {exc}; fix the Turtle syntax") from exc
     concepts: dict[str, Concept] = {}
     terms: list[Term] = []
-    for type_name in _TYPES:
+    for type_name in TYPE_NAMES:
         for iri in sorted(set(graph.subjects(RDF.type, KG[type_name]))):
             label = graph.value(iri, SKOS.prefLabel) or graph.value(iri, RDFS.label)
             if label is None:

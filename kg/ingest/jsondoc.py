@@ -268,3 +268,33 @@ def read_items(
             yield result
         else:
             on_skip(result)
+
+
+def read_api_file(
+    path: Path,
+    display: str,
+    on_skip: Callable[[SkippedRecord], None],
+    *,
+    is_one: Callable[[dict], bool],
+    is_page: Callable[[dict], bool],
+    member: str,
+    convert: Convert,
+    what: str,
+    expected: str,
+) -> Iterator[Record]:
+    """Yield the records of a file of an API's objects: one object, a list page (its ``member`` array), an
+    array of objects, or one object or page per line. ``is_one`` and ``is_page`` tell the two apart; ``what``
+    names one object and ``expected`` the file's forms in messages (:class:`InputError` for another format)."""
+    if not first_line_is_document(path, display):
+        yield from read_json_lines(path, display, on_skip, is_one, convert, what,
+                                   expand=lambda obj: obj[member] if is_page(obj) else None)
+        return
+    doc = load_document(path, display, (member,))
+    if isinstance(doc.value, dict) and is_one(doc.value):
+        items = [Item(doc.line, doc.value)]
+    elif doc.items is not None and (is_page(doc.value) if isinstance(doc.value, dict)
+                                    else not doc.value or any(isinstance(v, dict) and is_one(v) for v in doc.value)):
+        items = doc.items
+    else:
+        raise InputError(f"{display} is not {expected}; pass the right --format NAME")
+    yield from read_items(items, display, on_skip, convert)

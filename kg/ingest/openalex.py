@@ -15,10 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from kg.errors import InputError
 from kg.ingest.fields import FieldError, make_record
 from kg.ingest.identifiers import parse_doi
-from kg.ingest.jsondoc import Item, first_line_is_document, load_document, read_items, read_json_lines
+from kg.ingest.jsondoc import read_api_file
 from kg.ingest.record import Record, SkippedRecord, SourceRef
 
 INDEX = "abstract_inverted_index"
@@ -39,25 +38,10 @@ def is_page(obj: dict) -> bool:
 
 def read_openalex(path: Path, display: str, on_skip: Callable[[SkippedRecord], None]) -> Iterator[Record]:
     """Yield one :class:`Record` per work with an abstract of an OpenAlex page or snapshot file."""
-    if not first_line_is_document(path, display):
-        yield from read_json_lines(path, display, on_skip, is_work, _record, "an OpenAlex work",
-                                   expand=lambda obj: obj["results"] if is_page(obj) else None)
-        return
-    doc = load_document(path, display, ("results",))
-    if isinstance(doc.value, dict) and is_work(doc.value):
-        items = [Item(doc.line, doc.value)]
-    elif doc.items is not None and (is_page(doc.value) if isinstance(doc.value, dict) else _holds_works(doc.value)):
-        items = doc.items
-    else:
-        raise InputError(
-            f"{display} is not OpenAlex works: expected an API page ({{\"meta\": ..., \"results\": [...]}}), "
-            "a work, or one work per line with `abstract_inverted_index`; pass the right --format NAME"
-        )
-    yield from read_items(items, display, on_skip, _record)
-
-
-def _holds_works(values: list[Any]) -> bool:
-    return not values or any(isinstance(v, dict) and is_work(v) for v in values)
+    return read_api_file(path, display, on_skip, is_one=is_work, is_page=is_page, member="results",
+                         convert=_record, what="an OpenAlex work",
+                         expected="OpenAlex works: expected an API page ({\"meta\": ..., \"results\": [...]}), "
+                                  "a work, or one work per line with `abstract_inverted_index`")
 
 
 def _is_position(value: Any) -> bool:

@@ -12,9 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from kg.errors import InputError
 from kg.ingest.fields import FieldError, make_record
-from kg.ingest.jsondoc import Item, first_line_is_document, load_document, read_items, read_json_lines
+from kg.ingest.jsondoc import read_api_file
 from kg.ingest.record import Record, SkippedRecord, SourceRef
 
 
@@ -40,27 +39,10 @@ def is_response(obj: dict) -> bool:
 
 def read_s2(path: Path, display: str, on_skip: Callable[[SkippedRecord], None]) -> Iterator[Record]:
     """Yield one :class:`Record` per paper with an abstract of a Semantic Scholar response or paper file."""
-    if not first_line_is_document(path, display):
-        yield from read_json_lines(path, display, on_skip, is_paper, _record, "a Semantic Scholar paper",
-                                   expand=lambda obj: obj["data"] if is_response(obj) else None)
-        return
-    doc = load_document(path, display, ("data",))
-    if isinstance(doc.value, dict) and is_paper(doc.value):
-        items = [Item(doc.line, doc.value)]
-    elif doc.items is not None and (
-        is_response(doc.value) if isinstance(doc.value, dict) else _holds_papers(doc.value)
-    ):
-        items = doc.items
-    else:
-        raise InputError(
-            f"{display} is not Semantic Scholar papers: expected a response ({{\"data\": [...]}}), a paper "
-            "({\"paperId\": ...}) or one paper per line; pass the right --format NAME"
-        )
-    yield from read_items(items, display, on_skip, _record)
-
-
-def _holds_papers(values: list[Any]) -> bool:
-    return not values or any(isinstance(v, dict) and is_paper(v) for v in values)
+    return read_api_file(path, display, on_skip, is_one=is_paper, is_page=is_response, member="data",
+                         convert=_record, what="a Semantic Scholar paper",
+                         expected="Semantic Scholar papers: expected a response ({\"data\": [...]}), a paper "
+                                  "({\"paperId\": ...}) or one paper per line")
 
 
 def _list(obj: dict, field: str) -> list[Any]:

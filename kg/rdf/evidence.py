@@ -1,7 +1,7 @@
 """Shared pieces of evidence-carrying statements: sentence nodes and entity look-up by span or name.
 
-Results and relations point to the sentence they were found in (``kg:inSentence``) and to the
-same entity IRIs as the paper-entity links; these helpers give both.
+Mentions, results and relations carry their span, their extractor and the sentence they were found in
+(:class:`Evidence`), and point to the same entity IRIs as the paper-entity links (:class:`EntityIndex`).
 """
 from __future__ import annotations
 
@@ -9,14 +9,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rdflib import Literal, URIRef
-from rdflib.namespace import DCTERMS, RDF, RDFS
+from rdflib.namespace import DCTERMS, PROV, RDF, RDFS
 
-from kg.corpus import Paper
+from kg.entity_types import METRIC
 from kg.extract.types import PaperExtraction
 from kg.extract.vocab import Vocabulary
-from kg.ids import entity_iri, extractor_iri, sentence_iri
+from kg.ingest.corpus import Paper
+from kg.keys import norm_key
 from kg.namespaces import KG
-from kg.resolve import Resolution, norm_key
+from kg.resolve.entities import Resolution
+from kg.resolve.ids import entity_iri, extractor_iri, sentence_iri
 
 Triple = tuple[URIRef, URIRef, object]
 
@@ -43,6 +45,38 @@ def extractor_triples(name: str) -> Iterator[Triple]:
     x = extractor_iri(name)
     yield x, RDF.type, KG.Extractor
     yield x, RDFS.label, Literal(name)
+
+
+@dataclass
+class Evidence:
+    """The evidence of one paper's statements: each node's span, extractor and sentence, and, once per
+    paper, the sentences (and extractors) they cite."""
+
+    paper: Paper
+    extraction: PaperExtraction
+    sentences: set[int] = field(default_factory=set)
+    rules: set[str] = field(default_factory=set)
+
+    def cite(self, node: URIRef, start: int, end: int, rule: str) -> Iterator[Triple]:
+        """``node`` was found at characters ``start:end`` by ``rule``, in the sentence holding ``start``."""
+        yield node, KG.start, Literal(start)
+        yield node, KG.end, Literal(end)
+        yield node, PROV.wasAttributedTo, extractor_iri(rule)
+        self.rules.add(rule)
+        index = sentence_index(self.extraction, start)
+        if index is not None:
+            self.sentences.add(index)
+            yield node, KG.inSentence, sentence_iri(URIRef(self.paper.iri), index)
+
+    def sentence_triples(self) -> Iterator[Triple]:
+        """The kg:Sentence nodes of the sentences cited so far."""
+        for index in sorted(self.sentences):
+            yield from sentence_triples(self.paper, self.extraction, index)
+
+    def extractor_triples(self) -> Iterator[Triple]:
+        """The kg:Extractor nodes of the rules cited so far."""
+        for rule in sorted(self.rules):
+            yield from extractor_triples(rule)
 
 
 @dataclass
@@ -85,10 +119,10 @@ class EntityIndex:
 
         Returns the IRI and the triples to add for an entity the resolution did not have.
         """
-        iri = self.find(paper_iri, span, "Metric", text, concept)
+        iri = self.find(paper_iri, span, METRIC, text, concept)
         if iri is not None:
             return iri, []
-        concept = concept or self.concept_by_key.get(("Metric", norm_key(text)))
+        concept = concept or self.concept_by_key.get((METRIC, norm_key(text)))
         if concept is not None and self.vocabulary is not None and concept in self.vocabulary.concepts:
             triples = list(self.vocabulary.concept_triples(concept))
             c = URIRef(concept)
@@ -96,6 +130,6 @@ class EntityIndex:
             if not any(p == RDFS.label for _s, p, _o in triples):
                 triples.append((c, RDFS.label, Literal(self.vocabulary.concepts[concept].label)))
             return concept, triples
-        iri = str(entity_iri("Metric", norm_key(text)))
+        iri = str(entity_iri(METRIC, norm_key(text)))
         label = self.minted.setdefault(iri, text)  # one label per entity across the graph
         return iri, [(URIRef(iri), RDF.type, KG.Metric), (URIRef(iri), RDFS.label, Literal(label))]

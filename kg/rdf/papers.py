@@ -8,25 +8,20 @@ import pyoxigraph as ox
 from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
-from kg.corpus import Paper
 from kg.extract.invisible import visible
 from kg.extract.terms import is_name
+from kg.entity_types import ENTITY_TYPES
 from kg.extract.types import Mention, PaperExtraction
-from kg.ids import extractor_iri, mention_iri, person_iri, sentence_iri, source_iri
+from kg.ingest.corpus import Paper
 from kg.namespaces import KG, SCHEMA
-from kg.rdf.evidence import sentence_index, sentence_triples
-from kg.resolve import Resolution
+from kg.rdf.evidence import Evidence, extractor_triples
+from kg.resolve.entities import Resolution
+from kg.resolve.ids import mention_iri, person_iri, source_iri
 
 Triple = tuple[URIRef, URIRef, object]
 
 #: entity type -> the property linking a paper to an entity of that type
-LINK_PROPERTY: dict[str, URIRef] = {
-    "Method": KG.usesMethod,
-    "Dataset": KG.usesDataset,
-    "Modality": KG.hasModality,
-    "Task": KG.addressesTask,
-    "Metric": KG.usesMetric,
-}
+LINK_PROPERTY: dict[str, URIRef] = {t.name: KG[t.link] for t in ENTITY_TYPES}
 
 _WORD = re.compile(r"\S+")
 #: LaTeX escapes seen in URLs written in abstracts ("github.com/a\\_b" means "github.com/a_b")
@@ -182,7 +177,7 @@ def decimal_text(value: float, places: int = 3) -> str:
 def link_triples(paper: Paper, extraction: PaperExtraction, resolution: Resolution) -> Iterator[Triple]:
     """Paper -> entity links, each with its evidence: a kg:Mention node and the sentence it sits in."""
     p = URIRef(paper.iri)
-    used_sentences: set[int] = set()
+    evidence = Evidence(paper, extraction)
     for prop, e, m in link_evidence(paper.iri, extraction, resolution):
         yield p, prop, e
         mi = mention_iri(p, m.start, m.end, m.type)
@@ -191,17 +186,10 @@ def link_triples(paper: Paper, extraction: PaperExtraction, resolution: Resoluti
         yield mi, KG.entity, e
         yield mi, KG.property, prop
         yield mi, KG.anchorText, Literal(paper.abstract[m.start : m.end])
-        yield mi, KG.start, Literal(m.start)
-        yield mi, KG.end, Literal(m.end)
-        yield mi, PROV.wasAttributedTo, extractor_iri(m.rule)
         if m.confidence is not None:
             yield mi, KG.confidence, Literal(decimal_text(m.confidence), datatype=XSD.decimal)
-        index = sentence_index(extraction, m.start)
-        if index is not None:
-            used_sentences.add(index)
-            yield mi, KG.inSentence, sentence_iri(p, index)
-    for index in sorted(used_sentences):
-        yield from sentence_triples(paper, extraction, index)
+        yield from evidence.cite(mi, m.start, m.end, m.rule)
+    yield from evidence.sentence_triples()  # the extractors are the corpus's (entity_triples)
 
 
 def entity_triples(resolution: Resolution, rules: set[str], node=URIRef, literal=Literal) -> Iterator[Triple]:  # type: ignore[no-untyped-def]
@@ -217,6 +205,4 @@ def entity_triples(resolution: Resolution, rules: set[str], node=URIRef, literal
         for alt in sorted(ent.alt_labels):
             yield e, SKOS.altLabel, literal(alt)
     for rule in sorted(rules):
-        x = extractor_iri(rule)
-        yield x, RDF.type, KG.Extractor
-        yield x, RDFS.label, Literal(rule)
+        yield from extractor_triples(rule)

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rdflib import Literal, URIRef
-from rdflib.namespace import PROV, RDF
+from rdflib import URIRef
+from rdflib.namespace import RDF
 
-from kg.corpus import Paper
+from kg.entity_types import DATASET, METHOD, MODALITY, TASK
 from kg.extract.types import PaperExtraction
-from kg.ids import extractor_iri, relation_iri, sentence_iri
+from kg.ingest.corpus import Paper
 from kg.namespaces import KG
-from kg.rdf.evidence import EntityIndex, Triple, extractor_triples, sentence_index, sentence_triples
+from kg.rdf.evidence import EntityIndex, Evidence, Triple
+from kg.resolve.ids import relation_iri
 
 #: Relation names of the extraction -> properties of the public schema.
 RELATION_PROPERTIES: dict[str, URIRef] = {
@@ -23,19 +24,18 @@ RELATION_PROPERTIES: dict[str, URIRef] = {
 
 #: Entity types a relation's object may have (kg:evaluatedOn's range is kg:Dataset).
 OBJECT_TYPES: dict[str, frozenset[str]] = {
-    "evaluatedOn": frozenset({"Dataset"}),
-    "comparesWith": frozenset({"Method"}),
-    "extends": frozenset({"Method"}),
-    "hasComponent": frozenset({"Method"}),
-    "appliedTo": frozenset({"Task", "Modality", "Dataset"}),
+    "evaluatedOn": frozenset({DATASET}),
+    "comparesWith": frozenset({METHOD}),
+    "extends": frozenset({METHOD}),
+    "hasComponent": frozenset({METHOD}),
+    "appliedTo": frozenset({TASK, MODALITY, DATASET}),
 }
 
 
 def relation_triples(paper: Paper, extraction: PaperExtraction, index: EntityIndex) -> Iterator[Triple]:
     """Relations of one paper between its resolved entities, each with its evidence node."""
     p = URIRef(paper.iri)
-    sentences: set[int] = set()
-    rules: set[str] = set()
+    evidence = Evidence(paper, extraction)
     for rel in extraction.relations:
         prop = RELATION_PROPERTIES.get(rel.predicate)
         if prop is None or rel.object_type not in OBJECT_TYPES[rel.predicate]:
@@ -51,15 +51,6 @@ def relation_triples(paper: Paper, extraction: PaperExtraction, index: EntityInd
         yield a, RDF.subject, subj
         yield a, RDF.predicate, prop
         yield a, RDF.object, obj
-        yield a, KG.start, Literal(rel.start)
-        yield a, KG.end, Literal(rel.end)
-        yield a, PROV.wasAttributedTo, extractor_iri(rel.rule)
-        rules.add(rel.rule)
-        si = sentence_index(extraction, rel.start)
-        if si is not None:
-            sentences.add(si)
-            yield a, KG.inSentence, sentence_iri(p, si)
-    for si in sorted(sentences):
-        yield from sentence_triples(paper, extraction, si)
-    for rule in sorted(rules):
-        yield from extractor_triples(rule)
+        yield from evidence.cite(a, rel.start, rel.end, rel.rule)
+    yield from evidence.sentence_triples()
+    yield from evidence.extractor_triples()

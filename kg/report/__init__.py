@@ -69,7 +69,7 @@ def render_report(g: nx.Graph, summary: dict[str, Any] | None = None, title: str
 def write_report(graph: Any, path: str | Path = "output/report.html", summary: dict[str, Any] | None = None,
                  rdf: Any = None) -> Path:
     """Write ``report.html`` for ``graph`` (an rdflib Graph, or a typed NetworkX graph with its ``rdf``) atomically."""
-    from kg.io import atomic_write
+    from kg.store.io import atomic_write
     from kg.viz import typed
 
     if rdf is None and not isinstance(graph, nx.Graph):

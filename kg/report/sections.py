@@ -50,10 +50,7 @@ def top_entities_section(g: nx.Graph) -> str:
 
 
 def _burst(e: Any) -> str:
-    if e.burst is None:
-        return "–"
-    years = str(e.burst.start) if e.burst.start == e.burst.end else f"{e.burst.start}–{e.burst.end}"
-    return f"{years} ({e.burst.weight:.1f})"
+    return "–" if e.burst is None else e.burst.text("–")
 
 
 def trends_section(trends: Trends | None, reason: str = "") -> str:

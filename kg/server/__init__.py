@@ -23,7 +23,7 @@ def from_env() -> Any:
     ``KG_STORE`` (an Oxigraph store directory, opened read-only), limits from ``KG_TIMEOUT``,
     ``KG_MAX_ROWS``, ``KG_MAX_QUERY_BYTES``, ``KG_WORKERS``, ``KG_CORS`` (an origin) and ``KG_ALLOWED_HOSTS``
     (comma-separated Host names added to the defaults)."""
-    from kg.store import graph_from_options
+    from kg.store.load import graph_from_options
 
     graph = graph_from_options(os.environ.get("KG_GRAPH"), os.environ.get("KG_STORE"))
     limits: dict[str, Any] = {}

@@ -35,14 +35,14 @@ from starlette.routing import Route
 
 from kg.errors import KGError, NotFoundError, QueryError
 from kg.namespaces import PREFIXES
-from kg.query import QueryResult, check_params
-from kg.saved import SavedQuery, list_saved
 from kg.server.explore import ENTITY_KINDS, entity_page, iri_of_path, page_path
 from kg.server.guard import DEFAULT_MAX_DEPTH, Refused, check_iri, check_query
 from kg.server.pool import WorkerPool
 from kg.server.protocol import negotiate, parse_request
 from kg.server.search import MAX_LIMIT, MAX_QUERY_CHARS, SearchIndex, build_index
-from kg.store import new_graph, oxigraph_of
+from kg.sparql.run import QueryResult, check_params
+from kg.sparql.saved import SavedQuery, list_saved
+from kg.store.local import new_graph, oxigraph_of
 
 __all__ = ["create_app", "DEFAULT_MAX_QUERY_BYTES", "DEFAULT_TIMEOUT", "DEFAULT_MAX_ROWS", "DEFAULT_HOSTS"]
 

@@ -1,7 +1,7 @@
 """The data of the explorer's pages: an entity's or paper's label, type, aliases, papers, neighbours,
 supporting sentences, and a paper's abstract cut into plain and highlighted pieces.
 
-Free functions over the graph (queried through :func:`kg.query.run_query`, IRIs bound as parameters,
+Free functions over the graph (queried through :func:`kg.sparql.run.run_query`, IRIs bound as parameters,
 never pasted into the text) and its typed NetworkX graph (:func:`kg.analysis.convert.typed_graph`).
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ import networkx as nx
 from rdflib import Graph, URIRef
 
 from kg.namespaces import ID
-from kg.query import run_query
+from kg.sparql.run import run_query
 
 __all__ = ["page_path", "iri_of_path", "Piece", "EntityPage", "entity_page", "highlight", "ENTITY_KINDS"]
 

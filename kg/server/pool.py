@@ -193,7 +193,7 @@ class WorkerPool:
             self.stats.busy -= 1
         self._idle.put_nowait(worker)
         if "syntax" in header:
-            from kg.query import syntax_error
+            from kg.sparql.run import syntax_error
 
             raise Refused(str(syntax_error(query, header["syntax"])), 400)
         if header.get("status", 500) != 200:

@@ -11,7 +11,7 @@ from kg.server.guard import Refused
 
 __all__ = ["ProtocolRequest", "parse_request", "negotiate", "MEDIA_TYPES", "FORMAT_PARAMS", "PARAM_PREFIX"]
 
-#: media type -> result format name (kg.results.RESULT_FORMATS), per result kind
+#: media type -> result format name (kg.sparql.formats.RESULT_FORMATS), per result kind
 MEDIA_TYPES: dict[str, dict[str, str]] = {
     "tabular": {
         "application/sparql-results+json": "json",

@@ -24,7 +24,7 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from kg.bulkload import load_chunked
+from kg.store.bulkload import load_chunked
 
 #: the stack of the serving thread: enough for the parser on 64 KiB of nested brackets
 STACK_BYTES = 512 * 1024 * 1024

@@ -234,7 +234,7 @@ def render_html(h: nx.Graph, title: str, subtitle: str = "", score: dict[str, fl
 
 def write_html(html: str, path: str | Path) -> Path:
     """Write a page atomically and return its path."""
-    from kg.io import atomic_write
+    from kg.store.io import atomic_write
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -3,14 +3,12 @@ from __future__ import annotations
 
 from typing import Any
 
-#: node type -> (colour, vis.js shape)
+from kg.entity_types import BY_NAME, DISPLAY_ORDER
+
+#: node type -> (colour, vis.js shape); the entity types' come from :mod:`kg.entity_types`
 TYPE_STYLE: dict[str, tuple[str, str]] = {
     "Paper": ("#4e79a7", "dot"),
-    "Method": ("#e15759", "diamond"),
-    "Dataset": ("#59a14f", "square"),
-    "Task": ("#f28e2b", "triangle"),
-    "Modality": ("#b07aa1", "star"),
-    "Metric": ("#76b7b2", "triangleDown"),
+    **{t: (BY_NAME[t].colour, BY_NAME[t].shape) for t in DISPLAY_ORDER},
     "Other": ("#9c9c9c", "dot"),
 }
 

@@ -10,7 +10,7 @@ from rdflib.term import Node
 
 from kg.errors import GraphError, OntologyError
 from kg.resources import ontology_dir, shapes_file
-from kg.store import oxigraph_of, to_memory
+from kg.store.local import oxigraph_of, to_memory
 
 
 @dataclass(frozen=True)

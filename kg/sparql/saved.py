@@ -1,4 +1,4 @@
-"""Saved SPARQL queries: the ``kg/queries/*.rq`` files shipped with paperkg.
+"""Saved SPARQL queries: the ``kg/sparql/queries/*.rq`` files shipped with paperkg.
 
 Each file starts with a header comment::
 
@@ -7,7 +7,7 @@ Each file starts with a header comment::
     # param: entity — the entity's IRI, label or alias
 
 Parameters are bound by substitution (SPARQL SEP-0007), which needs the variable in the SELECT
-clause: a saved query projects its parameters, and :func:`kg.query.run_query` drops those columns.
+clause: a saved query projects its parameters, and :func:`kg.sparql.run.run_query` drops those columns.
 Oxigraph plans a query before it sees the substituted values, so a saved query looks the parameter
 up first and evaluates the rest ``LATERAL { ... }`` (per match): milliseconds instead of a full scan.
 A parameter whose meaning starts with "optional" may be omitted; the others are required.

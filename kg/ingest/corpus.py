@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from kg.ids import abstract_key, paper_iri_of_key
 from kg.ingest import Record
+from kg.resolve.ids import abstract_key, paper_iri_of_key
 
 
 @dataclass

@@ -32,8 +32,8 @@ Engine = Callable[[Sequence[str], EngineOptions], Iterator[tuple[int, PaperExtra
 
 #: engine name -> "module:function" (imported when used, so Dask is only needed by the dask engine)
 ENGINES: dict[str, str] = {
-    "local": "kg.engines.local:run_local",
-    "dask": "kg.engines.dask_:run_dask",
+    "local": "kg.build.engines.local:run_local",
+    "dask": "kg.build.engines.dask_:run_dask",
 }
 
 

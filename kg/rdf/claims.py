@@ -5,13 +5,14 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 from rdflib import Literal, URIRef
-from rdflib.namespace import PROV, RDF, XSD
+from rdflib.namespace import RDF, XSD
 
-from kg.corpus import Paper
+from kg.entity_types import DATASET, METHOD
 from kg.extract.types import PaperExtraction
-from kg.ids import extractor_iri, result_iri, sentence_iri
+from kg.ingest.corpus import Paper
 from kg.namespaces import KG
-from kg.rdf.evidence import EntityIndex, Triple, extractor_triples, sentence_index, sentence_triples
+from kg.rdf.evidence import EntityIndex, Evidence, Triple
+from kg.resolve.ids import result_iri
 
 #: Name of the extractor results are attributed to.
 RESULT_EXTRACTOR = "result-pattern"
@@ -25,7 +26,7 @@ def _decimal(value: float) -> Literal:
 def result_triples(paper: Paper, extraction: PaperExtraction, index: EntityIndex) -> Iterator[Triple]:
     """The kg:Result nodes of the claims of one paper, linked to the same entities as its mentions."""
     p = URIRef(paper.iri)
-    sentences: set[int] = set()
+    evidence = Evidence(paper, extraction)
     for i, claim in enumerate(extraction.results):
         metric, extra = index.metric(paper.iri, claim.metric_span, claim.metric, claim.metric_concept)
         yield from extra
@@ -38,21 +39,13 @@ def result_triples(paper: Paper, extraction: PaperExtraction, index: EntityIndex
             yield r, KG.numericValue, _decimal(claim.numeric)
         yield r, KG.unit, Literal(claim.unit)
         if claim.dataset:
-            d = index.find(paper.iri, claim.dataset_span, "Dataset", claim.dataset)
+            d = index.find(paper.iri, claim.dataset_span, DATASET, claim.dataset)
             if d is not None:
                 yield r, KG.dataset, URIRef(d)
         if claim.method:
-            m = index.find(paper.iri, claim.method_span, "Method", claim.method)
+            m = index.find(paper.iri, claim.method_span, METHOD, claim.method)
             if m is not None:
                 yield r, KG.method, URIRef(m)
-        yield r, KG.start, Literal(claim.start)
-        yield r, KG.end, Literal(claim.end)
-        yield r, PROV.wasAttributedTo, extractor_iri(RESULT_EXTRACTOR)
-        s = sentence_index(extraction, claim.start)
-        if s is not None:
-            sentences.add(s)
-            yield r, KG.inSentence, sentence_iri(p, s)
-    for s in sorted(sentences):
-        yield from sentence_triples(paper, extraction, s)
-    if extraction.results:
-        yield from extractor_triples(RESULT_EXTRACTOR)
+        yield from evidence.cite(r, claim.start, claim.end, RESULT_EXTRACTOR)
+    yield from evidence.sentence_triples()
+    yield from evidence.extractor_triples()

@@ -6,7 +6,7 @@ import signal
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
-from kg.engines import EngineOptions, chunk_size, chunks, extract_chunk
+from kg.build.engines import EngineOptions, chunk_size, chunks, extract_chunk
 from kg.extract.types import PaperExtraction
 
 

@@ -3,7 +3,7 @@
 The pipeline: ingest -> merge duplicates -> extract (spaCy; cached per abstract, on local processes or
 a Dask cluster) -> resolve entities (corpus-global, mentions only) -> each paper's part of the graph
 (cached too, reused while its inputs and entities are unchanged) -> sorted Turtle assembled from those
-parts and the corpus-wide statements (:mod:`kg.assemble`). Outputs are written atomically and the
+parts and the corpus-wide statements (:mod:`kg.rdf.assemble`). Outputs are written atomically and the
 caches are committed in batches, so a failure or Ctrl-C leaves the previous output untouched and keeps
 what was extracted.
 """
@@ -22,16 +22,23 @@ from pathlib import Path
 
 from rdflib import Graph
 
-from kg.assemble import write_graph
-from kg.cache import CACHE_DIR, CACHE_FILE, ConfidentExtractions, ExtractionCache, pipeline_fingerprint, text_key
-from kg.corpus import merge_records
-from kg.engines import EngineOptions
-from kg.fragments import FRAGMENT_FILE, FragmentCache, writer_fingerprint
-from kg.checkpoints import checkpoint
+from kg.build.cache import (
+    CACHE_DIR,
+    CACHE_FILE,
+    ConfidentExtractions,
+    ExtractionCache,
+    pipeline_fingerprint,
+    text_key,
+)
+from kg.build.checkpoints import checkpoint
+from kg.build.engines import EngineOptions
+from kg.build.manifest import MANIFEST
+from kg.build.outputs import OutputSet
 from kg.errors import Interrupted
 from kg.ingest import Record, SkippedRecord, read_records
-from kg.manifest import MANIFEST
-from kg.outputs import OutputSet
+from kg.ingest.corpus import merge_records
+from kg.rdf.assemble import write_graph
+from kg.rdf.fragments import FRAGMENT_FILE, FragmentCache, writer_fingerprint
 
 ProgressFn = Callable[[int, int], None]
 
@@ -79,11 +86,11 @@ def _cache_path(cache: bool | str | Path | None, out: Path) -> Path | None:
 def _save_store(graph: Graph, store: str | Path) -> Path | str:
     """Fill the persistent store ``store``: an Oxigraph directory, or a remote SPARQL server (http/https URL)."""
     if str(store).startswith(("http://", "https://")):
-        from kg.remote import replace_graph
+        from kg.store.remote import replace_graph
 
         replace_graph(str(store), graph)
         return str(store)
-    from kg.store import save_to_store
+    from kg.store.local import save_to_store
 
     return save_to_store(graph, store)
 
@@ -94,8 +101,8 @@ def _scratch_graph(out: Path, source: Path, on_disk: bool) -> Iterator[Graph]:
     removed afterwards."""
     import pyoxigraph as ox
 
-    from kg.bulkload import load_chunked
-    from kg.store import new_graph, open_store, oxigraph_of, parse_into
+    from kg.store.bulkload import load_chunked
+    from kg.store.local import new_graph, open_store, oxigraph_of, parse_into
 
     if not on_disk:
         yield parse_into(new_graph(), source, ox.RdfFormat.TURTLE)
@@ -125,8 +132,8 @@ def _confidence_suffix(min_confidence: float | None) -> str:
 def prepare_output(out: Path, cache_file: Path | None) -> None:
     """Make sure ``out`` (and the cache's directory) can be written, before any work is done; remove the
     staging files that killed builds left there. Raises :class:`OutputError` naming the path and the fix."""
+    from kg.build.outputs import remove_stale
     from kg.errors import OutputError
-    from kg.outputs import remove_stale
 
     for parent in [out, *out.parents]:
         if parent.exists() and not parent.is_dir():
@@ -171,16 +178,16 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
 
     ``append`` adds ``inputs`` to the build recorded in ``output_dir/manifest.json`` (rebuilt together,
     known abstracts from the cache). ``cache`` is True (``output_dir/.cache/``), a directory, or False.
-    ``engine`` names an entry of :data:`kg.engines.ENGINES` ("local" processes or "dask", with
+    ``engine`` names an entry of :data:`kg.build.engines.ENGINES` ("local" processes or "dask", with
     ``scheduler`` the Dask address); inputs under ``in_process_below`` abstracts are extracted in this
     process. Builds of ``disk_graph_above`` papers and source records or more hold the graph in a
     temporary on-disk store (bounded memory). ``min_confidence`` keeps only the links whose mention the entity model scored at
     or above it (a rule's mention carries the model's probability of its span and type; mentions the model
     did not score, such as modalities and spans over six tokens, stay). The previous outputs stay
     untouched until the new ones are complete: every output is staged, then all are renamed in one step
-    (:class:`kg.outputs.OutputSet`). Raises :class:`Interrupted` on Ctrl-C or SIGTERM.
+    (:class:`kg.build.outputs.OutputSet`). Raises :class:`Interrupted` on Ctrl-C or SIGTERM.
     """
-    from kg.manifest import Manifest, manifest_inputs, merge_inputs, read_manifest, write_manifest
+    from kg.build.manifest import Manifest, manifest_inputs, merge_inputs, read_manifest, write_manifest
 
     started = time.perf_counter()
     summary = BuildSummary()
@@ -224,7 +231,7 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
             summary.cached = len(papers) - len(missing)
             summary.extracted = len(missing)
             if missing:
-                from kg.engines import get_engine
+                from kg.build.engines import get_engine
 
                 texts = [papers[i].abstract for i in missing]
                 for done, (j, ex) in enumerate(get_engine(engine)(texts, options), 1):

@@ -105,7 +105,7 @@ def update(url: str, text: str) -> None:
 
 
 def _ntriple_batches(graph: Graph, size: int) -> Iterator[bytes]:
-    from kg.store import as_oxigraph  # the Oxigraph store under the graph (copied if it is not one)
+    from kg.store.local import as_oxigraph  # the Oxigraph store under the graph (copied if it is not one)
 
     store = as_oxigraph(graph)
     batch: list[ox.Triple] = []
@@ -150,7 +150,7 @@ def replace_graph(url: str, graph: Graph, batch: int = BATCH_TRIPLES) -> int:
 
 def download(url: str) -> Graph:
     """The remote store's default graph, copied into an in-memory Oxigraph-backed graph."""
-    from kg.store import new_graph, oxigraph_of
+    from kg.store.local import new_graph, oxigraph_of
 
     ep = endpoints(url)
     graph = new_graph()

@@ -27,12 +27,12 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg.cache import SqliteCache
-from kg.corpus import Paper
 from kg.errors import GraphError
 from kg.extract.types import PaperExtraction
+from kg.ingest.corpus import Paper
 from kg.rdf.evidence import EntityIndex
-from kg.streamwrite import sort_key_lines, turtle_blocks
+from kg.rdf.streamwrite import sort_key_lines, turtle_blocks
+from kg.store.sqlite import SqliteCache
 
 FRAGMENT_FILE = "fragments.sqlite"
 
@@ -45,13 +45,14 @@ CREATE TABLE IF NOT EXISTS fragments (
 ) WITHOUT ROWID
 """
 
-#: the modules whose code decides a fragment's bytes (besides extraction, which the pipeline fingerprint covers)
-_WRITER_MODULES = ("rdf", "ids.py", "namespaces.py", "formats.py", "streamwrite.py", "fragments.py")
+#: the modules whose code decides a fragment's bytes, relative to the kg package (besides extraction and
+#: the keys of written forms, which the pipeline fingerprint covers)
+_WRITER_MODULES = ("rdf", "resolve/ids.py", "namespaces.py", "entity_types.py")
 
 
 def writer_fingerprint(pipeline: str) -> str:
     """A hash of the extraction ``pipeline`` fingerprint, the RDF-writing code and pyoxigraph's version."""
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parents[1]
     h = hashlib.sha256(f"{pipeline}\npyoxigraph {ox.__version__}\n".encode())
     for name in _WRITER_MODULES:
         path = root / name
@@ -170,9 +171,9 @@ class FragmentMaker:
 
     def draft(self, paper: Paper, extraction: PaperExtraction, digest: str) -> tuple[Fragment, list[bytes]]:
         """A paper's fragment without its Turtle, and its own lines (sorted, distinct, sort-key form)."""
-        from kg.rdf import link_triples, paper_triples
+        from kg.rdf.claims import result_triples
+        from kg.rdf.papers import link_triples, paper_triples
         from kg.rdf.relations import relation_triples
-        from kg.rdf.results import result_triples
 
         recording = RecordingIndex(self.index)
         convert = self.convert

@@ -6,28 +6,36 @@
 3. Sort the statements that belong to no single paper (entities, concepts, extractors, source records,
    relations between entities) and interleave their Turtle with the papers' chunks in subject order.
 
-The bytes are those of the sorted, pretty Turtle :mod:`kg.formats` writes for the same graph; a rebuild
+The bytes are those of the sorted, pretty Turtle :mod:`kg.rdf.formats` writes for the same graph; a rebuild
 that adds a few papers re-makes only theirs (and those whose entities changed).
 """
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 import pyoxigraph as ox
 
-from kg.cache import ExtractionCache
-from kg.corpus import Paper
-from kg.extract.types import ENTITY_TYPES, PaperExtraction
-from kg.fragments import Fragment, FragmentCache, FragmentMaker, ox_converter, paper_digest, replays
-from kg.streamwrite import sort_key_lines, turtle_pieces, write_units
+from kg.entity_types import TYPE_NAMES
+from kg.extract.types import PaperExtraction
+from kg.ingest.corpus import Paper
+from kg.rdf.fragments import Fragment, FragmentCache, FragmentMaker, ox_converter, paper_digest, replays
+from kg.rdf.streamwrite import sort_key_lines, turtle_pieces, write_units
 
 #: papers whose fragments are looked up and made together, at most
 WINDOW = 512
 #: source records in one window, at most (a paper read a thousand times writes a thousand source records)
 WINDOW_RECORDS = 4096
+
+
+class Extractions(Protocol):
+    """Where the extractions of the papers are read from, by cache key (the build's extraction cache)."""
+
+    def get(self, key: str) -> PaperExtraction | None: ...
+
+    def get_many(self, keys: Iterable[str]) -> Iterator[PaperExtraction]: ...
 
 
 def windows(papers: Sequence[Paper], size: int = WINDOW, records: int = WINDOW_RECORDS) -> Iterator[tuple[int, int]]:
@@ -57,7 +65,7 @@ class Written:
 
 def _corpus_lines(resolution, vocabulary, rules: set[str]) -> list[bytes]:  # type: ignore[no-untyped-def]
     """The corpus-wide statements (entities with their labels, their concepts, the extractors) as sort-key lines."""
-    from kg.rdf import entity_triples
+    from kg.rdf.papers import entity_triples
 
     convert = ox_converter()
 
@@ -84,7 +92,7 @@ def _distinct_sorted(lines: list[bytes]) -> list[bytes]:
 
 
 def _fragments(papers: Sequence[Paper], keys: Sequence[str], mentions: Sequence[PaperExtraction],
-               extractions: ExtractionCache, fragments: FragmentCache, maker: FragmentMaker,
+               extractions: Extractions, fragments: FragmentCache, maker: FragmentMaker,
                written: Written) -> Iterator[Fragment]:
     """Every paper's fragment (without Turtle), in input order, reused or made again and stored."""
     entity_of = maker.resolution.entity_of
@@ -112,14 +120,14 @@ def _fragments(papers: Sequence[Paper], keys: Sequence[str], mentions: Sequence[
         yield from out
 
 
-def write_graph(papers: Sequence[Paper], keys: Sequence[str], extractions: ExtractionCache,
+def write_graph(papers: Sequence[Paper], keys: Sequence[str], extractions: Extractions,
                 fragments: FragmentCache, handle: BinaryIO) -> Written:
     """Write the graph of ``papers`` (their extractions in ``extractions`` under ``keys``) as Turtle to ``handle``."""
     from kg.extract.vocab import load_vocabulary
     from kg.namespaces import KG
-    from kg.rdf import LINK_PROPERTY
     from kg.rdf.evidence import EntityIndex
-    from kg.resolve import resolve
+    from kg.rdf.papers import LINK_PROPERTY
+    from kg.resolve.entities import resolve
 
     vocabulary = load_vocabulary()
     rules: set[str] = set()
@@ -141,8 +149,8 @@ def write_graph(papers: Sequence[Paper], keys: Sequence[str], extractions: Extra
     del mentions
     shared = _distinct_sorted(shared)
     written.triples += len(shared)
-    types = {b"<\x01\x00 <" + str(KG[t]).encode() + b"\x00 .": t for t in ENTITY_TYPES}
-    written.entities.update({t: 0 for t in ENTITY_TYPES})
+    types = {b"<\x01\x00 <" + str(KG[t]).encode() + b"\x00 .": t for t in TYPE_NAMES}
+    written.entities.update({t: 0 for t in TYPE_NAMES})
     for line in shared:
         t = types.get(line[line.index(b"\x00 ") + 2 :])
         if t is not None:

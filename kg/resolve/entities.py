@@ -12,10 +12,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kg.extract.terms import clean_label, norm_key, readable_key
 from kg.extract.types import Mention, PaperExtraction
 from kg.extract.vocab import Vocabulary
-from kg.ids import digest, entity_iri
+from kg.keys import form_keys, norm_key
+from kg.resolve.ids import digest, entity_iri
+
 
 @dataclass
 class Entity:
@@ -43,13 +44,6 @@ def _count(counts: dict[str, int], form: str) -> None:
 def _display_form(forms: dict[str, int]) -> str:
     """The most frequent written form, preferring singular and shorter on ties (deterministic)."""
     return sorted(forms.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))[0][0]
-
-
-def form_keys(form: str) -> tuple[str, str, str, str]:
-    """What resolution compares a written form by: its key, its readable key, the key of that readable
-    key (the IRI candidates must key the same), and its clean label."""
-    readable = readable_key(form)
-    return norm_key(form), readable, norm_key(readable), clean_label(form)
 
 
 def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabulary | None = None) -> Resolution:

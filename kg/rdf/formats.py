@@ -11,9 +11,9 @@ import pyoxigraph as ox
 from rdflib import Graph
 
 from kg.errors import GraphError
-from kg.io import atomic_open, atomic_write
 from kg.namespaces import KG, PREFIXES, RDF, VOCABULARY_PREFIXES, XSD_STRING, compact_iri
-from kg.store import as_oxigraph
+from kg.store.io import atomic_open, atomic_write
+from kg.store.local import as_oxigraph
 
 __all__ = ["Format", "FORMATS", "get_format", "format_for_path", "serialize", "write_graph", "atomic_write",
            "jsonld_context", "sorted_triples", "sorted_ntriples"]

@@ -1,6 +1,6 @@
 """Writing big graphs as sorted Turtle with bounded memory: an external merge sort of N-Triples lines.
 
-The bytes are the same as :func:`kg.formats.serialize` (``turtle``) gives, but the graph is never held
+The bytes are the same as :func:`kg.rdf.formats.serialize` (``turtle``) gives, but the graph is never held
 as one N-Triples dump: it is serialised in batches, each batch's lines sorted into a temporary run
 file, the runs merged, and the merged lines turned into Turtle a few thousand subjects at a time
 (cut at subject boundaries, so each piece is whole subject blocks).
@@ -16,10 +16,10 @@ from pathlib import Path
 import pyoxigraph as ox
 from rdflib import Graph
 
-from kg.formats import HAS_BLANK, from_sort_keys, prefix_header, serialize, to_sort_keys, turtle_statements
-from kg.io import atomic_open
 from kg.namespaces import PREFIXES
-from kg.store import as_oxigraph
+from kg.rdf.formats import HAS_BLANK, from_sort_keys, prefix_header, serialize, to_sort_keys, turtle_statements
+from kg.store.io import atomic_open
+from kg.store.local import as_oxigraph
 
 #: N-Triples lines sorted in memory per run (about 250 bytes each)
 RUN_LINES = 400_000
@@ -30,7 +30,7 @@ PIECE_LINES = 50_000
 
 def sort_key_lines(data: bytes) -> list[bytes]:
     """N-Triples bytes as unsorted lines (no newlines) in sort-key form: the order of
-    :func:`kg.formats.sorted_ntriples` (rdf:type first, then IRIs compared as IRIs) is the bytes' order."""
+    :func:`kg.rdf.formats.sorted_ntriples` (rdf:type first, then IRIs compared as IRIs) is the bytes' order."""
     return [line for line in to_sort_keys(data).split(b"\n") if line]
 
 
@@ -56,7 +56,7 @@ def _runs(store: ox.Store, directory: Path, run_lines: int) -> list[Path]:
 
 
 def sorted_lines(graph: Graph, run_lines: int = RUN_LINES) -> Iterator[bytes]:
-    """The graph's N-Triples lines (with ``\\n``) in :func:`kg.formats.sorted_ntriples` order, external sort.
+    """The graph's N-Triples lines (with ``\\n``) in :func:`kg.rdf.formats.sorted_ntriples` order, external sort.
 
     The graph must have no blank nodes (their labels would need canonicalising over the whole graph).
     """
@@ -98,14 +98,14 @@ def _turtle_body(lines: list[bytes]) -> bytes:
 
 
 def turtle_blocks(lines: list[bytes]) -> list[bytes]:
-    """The Turtle subject blocks (as :mod:`kg.formats` writes them) of sort-key ``lines`` grouped by subject."""
+    """The Turtle subject blocks (as :mod:`kg.rdf.formats` writes them) of sort-key ``lines`` grouped by subject."""
     if not lines:
         return []
     return _turtle_body([from_sort_keys(b"\n".join(lines) + b"\n")]).split(b"\n\n")
 
 
 def write_units(handle, units: Iterable[bytes]) -> None:  # type: ignore[no-untyped-def]
-    """Write Turtle bodies (whole subject blocks, in subject order) to ``handle`` as :mod:`kg.formats` Turtle."""
+    """Write Turtle bodies (whole subject blocks, in subject order) to ``handle`` as :mod:`kg.rdf.formats` Turtle."""
     handle.write(prefix_header())
     first = True
     for body in units:
@@ -130,9 +130,9 @@ def has_blank_nodes(graph: Graph) -> bool:
 
 def write_turtle(graph: Graph, path: str | Path, *, run_lines: int = RUN_LINES,
                  piece_lines: int = PIECE_LINES, blank_nodes: bool | None = None) -> Path:
-    """Write ``graph`` to ``path`` as the deterministic Turtle of :mod:`kg.formats`, atomically, in bounded memory.
+    """Write ``graph`` to ``path`` as the deterministic Turtle of :mod:`kg.rdf.formats`, atomically, in bounded memory.
 
-    Graphs with blank nodes go through :func:`kg.formats.serialize` (canonical labels need the whole graph);
+    Graphs with blank nodes go through :func:`kg.rdf.formats.serialize` (canonical labels need the whole graph);
     ``blank_nodes`` says whether there are any when the caller knows (saves a scan of the graph).
     """
     path = Path(path)

@@ -1,4 +1,4 @@
-"""Run the SPARQL query a ``kg viz --query`` view shows (through :mod:`kg.query` when present)."""
+"""Run the SPARQL query a ``kg viz --query`` view shows (through :mod:`kg.sparql.run` when present)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,7 +16,7 @@ def run_view_query(graph: Graph, query: str, params: dict[str, str] | None = Non
     The result has ``.graph`` (CONSTRUCT/DESCRIBE) or ``.rows`` (SELECT).
     """
     try:
-        from kg.query import run_query
+        from kg.sparql.run import run_query
     except ImportError:
         run_query = None
     if run_query is not None:

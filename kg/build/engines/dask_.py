@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from kg.engines import EngineOptions, chunk_size, chunks, extract_chunk
+from kg.build.engines import EngineOptions, chunk_size, chunks, extract_chunk
 from kg.errors import KGError
 from kg.extract.types import PaperExtraction
 

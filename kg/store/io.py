@@ -40,11 +40,16 @@ def atomic_open(path: str | Path) -> Iterator[IO[bytes]]:
             raise GraphError(f"cannot write {target}: {exc.strerror or exc}") from exc
         raise
     with contextlib.suppress(OSError):  # make the rename durable
-        dir_fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        fsync(directory)
+
+
+def fsync(path: str | Path) -> None:
+    """Flush ``path`` (a file, or a directory after a rename in it) to disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def atomic_write(path: str | Path, data: bytes) -> None:

@@ -21,7 +21,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from rdflib.term import Node, _toPythonMapping
 
-from kg.bulkload import load_chunked
+from kg.store.bulkload import load_chunked
 from kg.errors import GraphError
 from kg.namespaces import PREFIXES, XSD, XSD_STRING
 
@@ -232,24 +232,6 @@ def open_store(directory: str | Path, *, create: bool = False, read_only: bool =
     return _wrap(inner, directory)
 
 
-def load_graph(path_or_store: str | Path) -> Graph:
-    """Load a graph: an RDF file (.ttl, .nt, .nq, .trig, .jsonld, .rdf) parsed fast into an Oxigraph-backed
-    in-memory graph, a persistent Oxigraph store directory opened read-only, or a remote SPARQL store
-    (http/https URL, see :mod:`kg.remote`) queried where it lives."""
-    if str(path_or_store).startswith(("http://", "https://")):
-        from kg.remote import remote_graph
-
-        return remote_graph(str(path_or_store))
-    path = Path(path_or_store)
-    if path.is_dir():
-        return open_store(path, read_only=True)
-    if not path.exists():
-        raise GraphError(f"graph file {path} does not exist; {BUILD_HINT}")
-    if path.stat().st_size == 0:
-        raise GraphError(f"graph file {path} is empty; rebuild it: {BUILD_HINT}")
-    return parse_into(new_graph(), path)
-
-
 def _quads_of(graph: Graph) -> Iterable[ox.Quad]:
     default = ox.DefaultGraph()
     inner = oxigraph_of(graph)
@@ -309,23 +291,3 @@ def to_memory(graph: Graph) -> Graph:
         out.bind(prefix, namespace)
     out.addN((s, p, o, out) for s, p, o in graph)
     return out
-
-
-def graph_from_options(graph_path: str | Path | None = None, store: str | None = None, *,
-                       default: str | Path = "output/kg.ttl", writable: bool = False) -> Graph:
-    """The graph the ``--graph FILE`` / ``--store DIR|URL`` options name (``default`` when neither is given).
-
-    A store directory is opened read-only unless ``writable``; a ``http(s)://`` store is a remote SPARQL
-    endpoint, queried through rdflib's SPARQLStore.
-    """
-    if graph_path is not None and store is not None:
-        raise GraphError("give either --graph FILE or --store DIR|URL, not both")
-    if store is not None:
-        if str(store).startswith(("http://", "https://")):
-            if writable:
-                raise GraphError(f"--store {store}: a remote SPARQL endpoint is read-only here")
-            from kg.remote import remote_graph
-
-            return remote_graph(str(store))
-        return open_store(store, read_only=not writable)
-    return load_graph(graph_path if graph_path is not None else default)

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from kg.errors import OutputError
+from kg.store.io import fsync
 
 #: staging and temporary names paperkg writes in an output directory: ``.NAME.PID.tmp``,
 #: ``.NAME.PID.XXXXXX.tmp`` (atomic writes) and ``.kg-build-PID-XXXXXX.tmp`` (scratch stores and files, with
@@ -87,14 +88,6 @@ def deferred_signals(signums: Sequence[int] = (signal.SIGINT, signal.SIGTERM)) -
             signal.raise_signal(received[0])
 
 
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 class OutputSet:
     """The outputs of one build, staged in ``directory`` and committed together.
 
@@ -135,10 +128,10 @@ class OutputSet:
             if not staged.is_file():
                 raise OutputError(f"the build did not write {staged}; it is not committed")
             try:
-                _fsync(staged)
+                fsync(staged)
             except OSError as exc:
                 raise OutputError(f"cannot write {self.target(name)}: {exc.strerror or exc}") from exc
-        from kg.checkpoints import checkpoint
+        from kg.build.checkpoints import checkpoint
 
         done: list[Path] = []
         with deferred_signals() as received:
@@ -152,7 +145,7 @@ class OutputSet:
                                       "check the directory's permissions") from exc
                 done.append(self.target(name))
             with contextlib.suppress(OSError):
-                _fsync(self.directory)
+                fsync(self.directory)
             self._staged.clear()
             self.interrupted_at_commit = bool(received)
         return done

@@ -1,6 +1,6 @@
 """Run SPARQL 1.1 queries on a graph: saved or inline, with safely bound parameters and a timeout.
 
-On an Oxigraph-backed graph (:func:`kg.store.load_graph`) the query runs on Oxigraph's engine; on any
+On an Oxigraph-backed graph (:func:`kg.store.load.load_graph`) the query runs on Oxigraph's engine; on any
 other rdflib graph it runs on rdflib's. Oxigraph cannot cancel a running query, so a timeout is
 enforced from outside: by default the query runs in a thread (Oxigraph releases the GIL) which the
 caller stops waiting for when time is up, costing nothing when it finishes in time; a runaway query
@@ -37,10 +37,10 @@ from rdflib.term import Node
 
 from kg.errors import QueryError
 from kg.namespaces import PREFIXES, XSD
-from kg.saved import SavedQuery, get_saved, is_saved
 from kg.sparql.lexer import LexError
 from kg.sparql.safety import DEFAULT_MAX_DEPTH, inspect, iri_problem
-from kg.store import from_ox, oxigraph_of
+from kg.sparql.saved import SavedQuery, get_saved, is_saved
+from kg.store.local import from_ox, oxigraph_of
 
 __all__ = ["QueryResult", "run_query", "resolve_query", "bind_value", "check_params", "check_depth", "syntax_error", "is_update", "DEFAULT_TIMEOUT"]
 
@@ -205,7 +205,7 @@ def _solution_rows(solutions: ox.QuerySolutions) -> list[Row]:
     """The solutions as tuples of rdflib terms, each distinct term converted once.
 
     Results repeat terms a lot (labels, counts, the entity of every row), and building an rdflib term
-    costs more than hashing a pyoxigraph one, even with :func:`kg.store.from_ox`'s shortcuts: on the
+    costs more than hashing a pyoxigraph one, even with :func:`kg.store.local.from_ox`'s shortcuts: on the
     30k-paper graph, tasks-per-modality (22k rows) takes 471 ms with this cache against 559 ms
     converting every term, and papers-using 46 against 61 ms.
     """

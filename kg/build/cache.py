@@ -1,8 +1,9 @@
 """The extraction cache: one pickled :class:`PaperExtraction` per abstract, in a SQLite file.
 
 Entries are keyed by the SHA-256 of the abstract text and stored under the *pipeline fingerprint*:
-the hash of :data:`kg.extract.model.PIPELINE_VERSION`, the spaCy pipeline's name and version and the
-contents of the ontology and vocabulary files. Changing any of them changes the fingerprint, so the
+the hash of :data:`kg.extract.model.PIPELINE_VERSION`, the spaCy pipeline's name and version, the
+contents of the ontology and vocabulary files, the extraction code (:data:`EXTRACTION_CODE`) and the
+shipped models. Changing any of them changes the fingerprint, so the
 old entries stop matching (and are pruned after the next complete build).
 
 Writes are committed every 256 rows or 2 seconds, whichever comes first, so an interrupted (even killed)
@@ -12,13 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import pickle
-import sqlite3
-import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from kg.errors import GraphError
 from kg.extract.types import PaperExtraction
+from kg.store.sqlite import SqliteCache
 
 #: default location of the cache, relative to the build's output directory
 CACHE_DIR = ".cache"
@@ -39,11 +38,28 @@ def text_key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+#: the code whose results the cache stores, relative to the kg package: the extraction, and the keys of
+#: written forms it computes for resolution (extractions carry them)
+EXTRACTION_CODE = ("extract", "keys.py")
+
+
+def extraction_sources() -> list[Path]:
+    """The source files :func:`pipeline_fingerprint` hashes as extraction code, in a stable order."""
+    package = Path(__file__).resolve().parents[1]
+    out: list[Path] = []
+    for name in EXTRACTION_CODE:
+        path = package / name
+        out.extend(sorted(path.rglob("*.py")) if path.is_dir() else [path])
+    return out
+
+
 def pipeline_fingerprint(model: str | None = None) -> str:
     """A hash of everything extraction depends on besides the text: code version, spaCy pipeline, vocabularies."""
     import importlib.metadata
 
     from kg.extract.model import PIPELINE_VERSION, find_model
+    from kg.entity_types import TYPE_NAMES
+    from kg.namespaces import ID, KG
     from kg.resources import ontology_files
 
     name = model or find_model()
@@ -56,110 +72,16 @@ def pipeline_fingerprint(model: str | None = None) -> str:
             continue
     for path in ontology_files():
         h.update(path.name.encode() + b"\n" + path.read_bytes() + b"\n")
-    # the extraction code itself, so that a changed rule never serves stale results (resolve.py too:
-    # extractions carry the resolution keys of their written forms)
-    package = Path(__file__).resolve().parent
-    for path in [*sorted((package / "extract").rglob("*.py")), package / "resolve.py"]:
+    # the extraction code itself, so that a changed rule never serves stale results
+    package = Path(__file__).resolve().parents[1]
+    for path in extraction_sources():
         h.update(path.name.encode() + b"\n" + path.read_bytes() + b"\n")
+    # the names the extraction writes into what it stores: entity types and the IRIs of concepts
+    h.update(f"{' '.join(TYPE_NAMES)}\n{ID}\n{KG}\n".encode())
     # the trained models shipped in the package (their weights decide mentions as much as the code does)
     for path in sorted(p for p in (package / "models").rglob("*") if p.is_file()):
         h.update(path.relative_to(package).as_posix().encode() + b"\n" + path.read_bytes() + b"\n")
     return h.hexdigest()[:32]
-
-
-class SqliteCache:
-    """One table of a SQLite file (``path=None``: in memory) holding rows under one fingerprint, written in
-    committed batches so that an interrupted build keeps what it stored. Subclasses name the table."""
-
-    #: what the cache holds, for error messages
-    what = "cache"
-    #: the table, its key column and its fingerprint column
-    table = key_column = fingerprint_column = ""
-    schema = ""
-    #: how many columns a row has (for the INSERT)
-    width = 0
-
-    #: rows written per committed batch unless the caller says otherwise
-    default_batch = 256
-    #: pending rows are committed at least this often, so a killed build loses seconds of work at most
-    commit_seconds = 2.0
-
-    def __init__(self, path: str | Path | None, fingerprint: str, batch: int | None = None) -> None:
-        self.path = Path(path) if path is not None else None
-        self.fingerprint = fingerprint
-        self.batch = batch or self.default_batch
-        self._pending: list[tuple] = []
-        self._committed_at = time.monotonic()
-        try:
-            if self.path is not None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(self.path) if self.path is not None else ":memory:")
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(self.schema)
-            self._db.commit()
-        except sqlite3.DatabaseError as exc:
-            raise GraphError(f"{self.what} {self.path}: {exc}; delete the file to start a fresh cache") from exc
-
-    def _values(self, column: str, keys: Iterable[str], chunk: int = 500) -> Iterator[tuple[str, object]]:
-        """(key, ``column`` value or None) for each of ``keys``, in order, read ``chunk`` keys at a time."""
-        self.flush()
-        keys = list(keys)
-        for i in range(0, len(keys), chunk):
-            part = keys[i : i + chunk]
-            rows = dict(self._db.execute(
-                f"SELECT {self.key_column}, {column} FROM {self.table} WHERE {self.fingerprint_column} = ? "
-                f"AND {self.key_column} IN ({','.join('?' * len(part))})", (self.fingerprint, *part)))
-            for k in part:
-                yield k, rows.get(k)
-
-    def _required(self, column: str, keys: Iterable[str], chunk: int = 500) -> Iterator[object]:
-        """The ``column`` value of each of ``keys``, in order; KeyError names a key without a row."""
-        for k, value in self._values(column, keys, chunk):
-            if value is None:
-                raise KeyError(k)
-            yield value
-
-    def _add(self, row: tuple) -> None:
-        self._pending.append(row)
-        if len(self._pending) >= self.batch or time.monotonic() - self._committed_at >= self.commit_seconds:
-            self.flush()
-
-    def flush(self) -> None:
-        """Commit the pending writes. A full disk raises :class:`OutputError` naming the file."""
-        if self._pending:
-            try:
-                self._db.executemany(f"INSERT OR REPLACE INTO {self.table} VALUES ({','.join('?' * self.width)})",
-                                     self._pending)
-                self._db.commit()
-            except sqlite3.OperationalError as exc:
-                from kg.errors import OutputError
-
-                raise OutputError(f"cannot write the {self.what} {self.path}: {exc}; free some space (or raise the "
-                                  "file-size limit) and build again, or pass --no-cache") from exc
-            self._pending.clear()
-        self._committed_at = time.monotonic()
-
-    def prune(self) -> int:
-        """Delete the rows of other fingerprints; return how many were deleted."""
-        self.flush()
-        n = self._db.execute(f"DELETE FROM {self.table} WHERE {self.fingerprint_column} != ?",
-                             (self.fingerprint,)).rowcount
-        self._db.commit()
-        return n
-
-    def close(self) -> None:
-        """Commit and close."""
-        try:
-            self.flush()
-        finally:
-            self._db.close()
-
-    def __enter__(self):  # type: ignore[no-untyped-def]
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 class ExtractionCache(SqliteCache):

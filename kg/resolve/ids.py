@@ -11,22 +11,13 @@ import unicodedata
 
 from rdflib import URIRef
 
+from kg.entity_types import BY_NAME, entity_type
 from kg.namespaces import ID
 
 _SPACE = re.compile(r"\s+")
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 #: what separates the words of a name (dropped from the digest of a name with no ASCII letter or digit)
 _SEPARATORS = re.compile(r"[\s\-_/,]+")
-
-#: entity type name -> path segment of its IRIs
-TYPE_SEGMENTS: dict[str, str] = {
-    "Method": "method",
-    "Dataset": "dataset",
-    "Modality": "modality",
-    "Task": "task",
-    "Metric": "metric",
-}
-
 
 def normalize_abstract(text: str) -> str:
     """The abstract as identity sees it: Unicode NFC, whitespace runs collapsed, trimmed."""
@@ -74,11 +65,7 @@ def slug(name: str) -> str:
 
 def entity_iri(type_name: str, key: str) -> URIRef:
     """The IRI of an entity of ``type_name`` (Method, Dataset, ...) whose canonical key is ``key``."""
-    try:
-        segment = TYPE_SEGMENTS[type_name]
-    except KeyError:
-        raise ValueError(f"unknown entity type {type_name!r}; expected one of {sorted(TYPE_SEGMENTS)}") from None
-    return ID[f"{segment}/{slug(key)}"]
+    return ID[f"{entity_type(type_name).segment}/{slug(key)}"]
 
 
 def sentence_iri(paper: URIRef, index: int) -> URIRef:
@@ -88,7 +75,7 @@ def sentence_iri(paper: URIRef, index: int) -> URIRef:
 
 def mention_iri(paper: URIRef, start: int, end: int, type_name: str) -> URIRef:
     """The IRI of the mention of a ``type_name`` entity at characters ``start:end`` of the abstract."""
-    return URIRef(f"{paper}/m{start}-{end}-{TYPE_SEGMENTS[type_name]}")
+    return URIRef(f"{paper}/m{start}-{end}-{BY_NAME[type_name].segment}")
 
 
 def result_iri(paper: URIRef, index: int) -> URIRef:

@@ -1,7 +1,7 @@
 """Output formats of query results: a registry of writers for SELECT/ASK results and for graph results.
 
 SELECT and ASK: ``table`` (aligned, for a terminal), and the SPARQL 1.1 results formats ``csv``, ``tsv``,
-``json`` and ``xml``. CONSTRUCT and DESCRIBE: ``turtle`` or ``nt`` (or any format of :mod:`kg.formats`).
+``json`` and ``xml``. CONSTRUCT and DESCRIBE: ``turtle`` or ``nt`` (or any format of :mod:`kg.rdf.formats`).
 """
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node
 
 from kg.errors import QueryError
-from kg.formats import FORMATS as RDF_FORMATS
-from kg.formats import serialize
 from kg.namespaces import XSD, XSD_STRING, compact_iri
-from kg.query import QueryResult
+from kg.rdf.formats import FORMATS as RDF_FORMATS
+from kg.rdf.formats import serialize
+from kg.sparql.run import QueryResult
 
 _NUMERIC = {str(XSD.integer), str(XSD.decimal), str(XSD.double), str(XSD.float), str(XSD.int), str(XSD.long)}
 CELL_WIDTH = 60
@@ -213,7 +213,7 @@ def parse_json(data: str | bytes) -> QueryResult:
     parsed = ox.parse_query_results(data, ox.QueryResultsFormat.JSON)
     if isinstance(parsed, ox.QueryBoolean):
         return QueryResult(kind="ask", boolean=bool(parsed))
-    from kg.store import from_ox
+    from kg.store.local import from_ox
 
     columns = [v.value for v in parsed.variables]
     return QueryResult(kind="select", columns=columns,

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from kg.errors import InputError
-from kg.io import atomic_write
+from kg.store.io import atomic_write
 
 MANIFEST = "manifest.json"
 
