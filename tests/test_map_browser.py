@@ -233,7 +233,7 @@ def test_community_map_search_and_escaping(browser: object, pages: dict[str, Pat
 
 @pytest.mark.skipif(not os.environ.get("KG_MAP_GRAPH"), reason="set KG_MAP_GRAPH=path/to/kg.ttl to check a built graph")
 def test_built_graph_map(browser: object, tmp_path: Path) -> None:
-    from kg.store import load_graph
+    from kg.store.load import load_graph
 
     g = convert.typed_graph(load_graph(Path(os.environ["KG_MAP_GRAPH"])))
     path = viz.write_overview(g, tmp_path / "graph.html")
