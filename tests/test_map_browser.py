@@ -114,8 +114,8 @@ def pages(tmp_path_factory: pytest.TempPathFactory, g: nx.Graph, big: nx.Graph) 
     }
 
 
-def test_first_view_is_a_readable_map(browser: object, pages: dict[str, Path], g: nx.Graph, tmp_path: Path) -> None:
-    page = Page(browser, pages["overview"])
+def test_first_view_is_a_readable_map(open_page: object, pages: dict[str, Path], g: nx.Graph, tmp_path: Path) -> None:
+    page = Page(open_page, pages["overview"])
     ids = top_nodes(g, min(TOP, len(g)))
     check_first_view(page, ids)
     names = page.js("() => kgMap.current.names.filter(n => n.shown).map(n => n.label)")
@@ -124,8 +124,8 @@ def test_first_view_is_a_readable_map(browser: object, pages: dict[str, Path], g
     assert page.errors == []
 
 
-def test_labels_appear_as_the_reader_zooms_in(browser: object, pages: dict[str, Path], tmp_path: Path) -> None:
-    page = Page(browser, pages["dense"])
+def test_labels_appear_as_the_reader_zooms_in(open_page: object, pages: dict[str, Path], tmp_path: Path) -> None:
+    page = Page(open_page, pages["dense"])
     before = shown_labels(page)
     assert len(before) < 600 / 2  # the first view labels the top nodes and what fits among them
     box = page.page.locator("#mynetwork").bounding_box()
@@ -144,8 +144,8 @@ def test_labels_appear_as_the_reader_zooms_in(browser: object, pages: dict[str, 
     assert page.errors == []
 
 
-def test_colour_toggle(browser: object, pages: dict[str, Path], g: nx.Graph) -> None:
-    page = Page(browser, pages["overview"])
+def test_colour_toggle(open_page: object, pages: dict[str, Path], g: nx.Graph) -> None:
+    page = Page(open_page, pages["overview"])
     colours = "() => Object.fromEntries(nodes.get().map(n => [n.id, n.color]))"
     by_community = page.js(colours)
     assert page.js("document.body.getAttribute('data-colour')") == "community"
@@ -160,8 +160,8 @@ def test_colour_toggle(browser: object, pages: dict[str, Path], g: nx.Graph) -> 
     assert page.errors == []
 
 
-def test_paper_map(browser: object, pages: dict[str, Path], g: nx.Graph, tmp_path: Path) -> None:
-    page = Page(browser, pages["papers"])
+def test_paper_map(open_page: object, pages: dict[str, Path], g: nx.Graph, tmp_path: Path) -> None:
+    page = Page(open_page, pages["papers"])
     papers = [n for n, t in g.nodes(data="type") if t == "Paper"]
     assert page.js("network.body.data.nodes.length") == len(papers)
     assert page.js("document.body.getAttribute('data-colour')") == "year"
@@ -185,9 +185,9 @@ def test_paper_map(browser: object, pages: dict[str, Path], g: nx.Graph, tmp_pat
     assert page.errors == []
 
 
-def test_community_map_opens_a_community_and_comes_back(browser: object, pages: dict[str, Path], big: nx.Graph,
+def test_community_map_opens_a_community_and_comes_back(open_page: object, pages: dict[str, Path], big: nx.Graph,
                                                         tmp_path: Path) -> None:
-    page = Page(browser, pages["communities"])
+    page = Page(open_page, pages["communities"])
     keys = page.js("network.body.data.nodes.getIds()")
     assert len(keys) == 13 and "c1" in keys
     check_first_view(page, page.js("() => kgMap.current.order.slice(0, 30)"))
@@ -215,8 +215,8 @@ def test_community_map_opens_a_community_and_comes_back(browser: object, pages: 
     assert page.errors == [] and page.dialogs == []
 
 
-def test_community_map_search_and_escaping(browser: object, pages: dict[str, Path], big: nx.Graph) -> None:
-    page = Page(browser, pages["communities"])
+def test_community_map_search_and_escaping(open_page: object, pages: dict[str, Path], big: nx.Graph) -> None:
+    page = Page(open_page, pages["communities"])
     target = f"{ID}task/c5-e2"
     page.page.fill("#kg-search", big.nodes[target]["label"])
     page.page.press("#kg-search", "Enter")
@@ -231,13 +231,15 @@ def test_community_map_search_and_escaping(browser: object, pages: dict[str, Pat
     assert page.dialogs == [] and page.errors == []
 
 
-@pytest.mark.skipif(not os.environ.get("KG_MAP_GRAPH"), reason="set KG_MAP_GRAPH=path/to/kg.ttl to check a built graph")
-def test_built_graph_map(browser: object, tmp_path: Path) -> None:
+def test_built_graph_map(open_page: object, corpus_build, tmp_path: Path) -> None:
+    """The map of a graph the pipeline built: the small test corpus, or ``KG_MAP_GRAPH=path/to/kg.ttl``
+    (the README's screenshot is made from the seeds graph this way)."""
     from kg.store.load import load_graph
 
-    g = convert.typed_graph(load_graph(Path(os.environ["KG_MAP_GRAPH"])))
+    built = Path(os.environ.get("KG_MAP_GRAPH") or corpus_build[1] / "kg.ttl")
+    g = convert.typed_graph(load_graph(built))
     path = viz.write_overview(g, tmp_path / "graph.html")
-    page = Page(browser, path)
+    page = Page(open_page, path)
     score = views.rank(g)
     shown = set(page.js("network.body.data.nodes.getIds()"))
     check_first_view(page, [n for n in sorted(g, key=lambda x: (-score[x], x)) if n in shown][:TOP])
