@@ -37,9 +37,14 @@ NOT_TASKS = ["Method", "Dataset", "Metric"]
 #: threshold, 0.95 there, is ``--threshold`` here).
 SHIPPED = "model-fills-gaps+veto0.2-phrases"
 
-#: name -> the ``paperkg_entities`` configuration it runs (every combination measured in training/README.md).
+#: The relation stage (``paperkg_relation_model``) as paperkg ships it, and switched off (the rules alone).
+RELATIONS_SHIPPED: dict[str, Any] = dict(kg_model.COMPONENT_CONFIG["paperkg_relation_model"])
+RELATIONS_OFF: dict[str, Any] = {"use_model": False, "keep_rules": None}
+
+#: name -> the ``paperkg_entities`` configuration it runs (every combination measured in training/README.md);
+#: its ``relations`` key, when given, is the relation stage's configuration (else the shipped one).
 VARIANTS: dict[str, dict[str, Any]] = {
-    "rules": {"use_model": False},
+    "rules": {"use_model": False, "relations": RELATIONS_OFF},
     "model+rules": {"use_model": True, "drop_rules": []},
     "model+core-rules": {"use_model": True, "drop_rules": NOISY},
     "rules-confirmed": {"use_model": True, "drop_rules": [], "add_types": [], "confirm_rules": NOISY},
@@ -54,8 +59,22 @@ VARIANTS: dict[str, dict[str, Any]] = {
     **{f"model-fills-gaps+veto{x}": {"use_model": True, "drop_rules": [], "gaps_only": True, "veto_rules": GENERIC,
                                      "veto_below": x, "veto_types": NOT_TASKS} for x in (0.1, 0.2)},
     SHIPPED: dict(kg_model.COMPONENT_CONFIG["paperkg_entities"]),
+    # the shipped entity stage with the relation stage as the rules alone, the model alone, the model and
+    # every rule (what ships, SHIPPED: the model and the rules precise on the dev split)
+    f"{SHIPPED}+relation-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"], "relations": RELATIONS_OFF},
+    f"{SHIPPED}+relation-model": {**kg_model.COMPONENT_CONFIG["paperkg_entities"],
+                                  "relations": {**RELATIONS_SHIPPED, "keep_rules": []}},
+    f"{SHIPPED}+relation-model+all-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"],
+                                            "relations": {**RELATIONS_SHIPPED, "keep_rules": None}},
 }
 COLUMNS = ("all_entities", "Method", "Dataset", "Modality", "Task", "Metric", "proposes", "results")
+
+
+def configure(variant: dict[str, Any]) -> None:
+    """Set the entity and relation stages' configurations to ``variant`` (before the pipeline loads)."""
+    entities = dict(variant)
+    kg_model.COMPONENT_CONFIG["paperkg_relation_model"] = dict(entities.pop("relations", RELATIONS_SHIPPED))
+    kg_model.COMPONENT_CONFIG["paperkg_entities"] = entities
 
 
 def build_graph(inputs: list[Path], out: Path, variant: dict[str, Any], model: Path | None = None,
@@ -64,7 +83,7 @@ def build_graph(inputs: list[Path], out: Path, variant: dict[str, Any], model: P
     None: the shipped one); the path of the Turtle."""
     from kg import build as kg_build
 
-    kg_model.COMPONENT_CONFIG["paperkg_entities"] = dict(variant)
+    configure(variant)
     kg_model.COMPONENT_CONFIG["paperkg_entity_model"] = {"model_path": str(model) if model else None,
                                                         "beam_width": beam_width, "threshold": threshold}
     kg_model._load_nlp.cache_clear()

@@ -4,13 +4,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rdflib import Literal, URIRef
-from rdflib.namespace import PROV, RDF
+from rdflib.namespace import PROV, RDF, XSD
 
 from kg.corpus import Paper
 from kg.extract.types import PaperExtraction
 from kg.ids import extractor_iri, relation_iri, sentence_iri
 from kg.namespaces import KG
 from kg.rdf.evidence import EntityIndex, Triple, extractor_triples, sentence_index, sentence_triples
+from kg.rdf.papers import decimal_text
 
 #: Relation names of the extraction -> properties of the public schema.
 RELATION_PROPERTIES: dict[str, URIRef] = {
@@ -54,6 +55,8 @@ def relation_triples(paper: Paper, extraction: PaperExtraction, index: EntityInd
         yield a, KG.start, Literal(rel.start)
         yield a, KG.end, Literal(rel.end)
         yield a, PROV.wasAttributedTo, extractor_iri(rel.rule)
+        if rel.confidence is not None:
+            yield a, KG.confidence, Literal(decimal_text(rel.confidence), datatype=XSD.decimal)
         rules.add(rel.rule)
         si = sentence_index(extraction, rel.start)
         if si is not None:
