@@ -39,7 +39,7 @@ SHIPPED = "model-fills-gaps+veto0.2-phrases"
 
 #: The relation stage (``paperkg_relation_model``) as paperkg ships it, and switched off (the rules alone).
 RELATIONS_SHIPPED: dict[str, Any] = dict(kg_model.COMPONENT_CONFIG["paperkg_relation_model"])
-RELATIONS_OFF: dict[str, Any] = {"use_model": False, "keep_rules": None}
+RELATIONS_OFF: dict[str, Any] = {"use_model": False}
 
 #: name -> the ``paperkg_entities`` configuration it runs (every combination measured in training/README.md);
 #: its ``relations`` key, when given, is the relation stage's configuration (else the shipped one).
@@ -65,7 +65,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     f"{SHIPPED}+relation-model": {**kg_model.COMPONENT_CONFIG["paperkg_entities"],
                                   "relations": {**RELATIONS_SHIPPED, "keep_rules": []}},
     f"{SHIPPED}+relation-model+all-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"],
-                                            "relations": {**RELATIONS_SHIPPED, "keep_rules": None}},
+                                            "relations": {**RELATIONS_SHIPPED, "keep_rules": ["*"]}},
 }
 COLUMNS = ("all_entities", "Method", "Dataset", "Modality", "Task", "Metric", "proposes", "results")
 

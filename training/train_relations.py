@@ -37,7 +37,7 @@ def pipeline_docs(texts: Sequence[str]) -> list:
     from kg.extract import model as kg_model
 
     saved = kg_model.COMPONENT_CONFIG.get("paperkg_relation_model")
-    kg_model.COMPONENT_CONFIG["paperkg_relation_model"] = {"use_model": False, "keep_rules": None}  # may not exist yet
+    kg_model.COMPONENT_CONFIG["paperkg_relation_model"] = {"use_model": False}  # the model may not exist yet
     kg_model._load_nlp.cache_clear()
     try:
         return list(kg_model.load_nlp().pipe(texts, batch_size=16))
@@ -267,10 +267,11 @@ def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, candid
     chosen = {"combination": best_name, "threshold": best_t, "keep_rules": None if options[best_name] is None
               else sorted(options[best_name]), "dev": best, "per_rule_dev": per_rule}
     meta = {"name": "paperkg relation model", "candidates": candidates, "l2": l2, "min_count": min_count,
-            "train_pairs": len(rows), "threshold": best_t, "keep_rules": chosen["keep_rules"],
+            "train_pairs": len(rows),
             "description": "paperkg's relation extractor: multinomial logistic regression over named features of "
                            "entity pairs, trained on the train split of paperkg's training corpus; see "
                            "training/README.md"}
+    model.threshold, model.keep_rules = best_t, chosen["keep_rules"]
     tmp = output.with_name(output.name + ".tmp")
     model.save(tmp, meta)
     if output.exists():

@@ -27,9 +27,9 @@ COMPONENT_CONFIG: dict[str, dict] = {
     "paperkg_entities": {"use_model": True, "drop_rules": [], "gaps_only": True, "veto_below": 0.2,
                          "veto_rules": ["phrase", "gerund-phrase", "title-case"],
                          "veto_types": ["Method", "Dataset", "Metric"]},
-    # relations: the trained relation model's pairs scored at 0.1 or more, plus the rules' name variants
-    # and "X extends Y" (the rules precise on the dev split); the other rules' relations are dropped
-    "paperkg_relation_model": {"threshold": 0.1, "keep_rules": ["relation-extends", "relation-variant"]},
+    # relations: the trained relation model's, with the threshold and the rules kept (name variants and
+    # "X extends Y", the rules precise on the dev split) chosen with it (kg/models/relations/meta.json)
+    "paperkg_relation_model": {},
 }
 
 #: Bump when extraction rules change, so cached extractions are invalidated.

@@ -13,9 +13,12 @@ by a multinomial logistic regression over the five relations and NONE (weights i
 admissible relation scores at least ``threshold`` becomes a :class:`~kg.extract.types.Relation`
 (rule ``relation-model``) with that probability as its ``confidence``.
 
-The component runs after ``paperkg_relations`` (the rules) and replaces ``doc._.relations`` with the
-rules' relations of ``keep_rules`` (those precise enough to keep, by the dev split) plus the model's,
-one per (relation, subject, object) of the paper; it reads mentions and never changes them.
+Of the pairs sharing an object, only the subject and relation scored highest are kept (a fact's object
+rarely has two subjects in the corpus). The component runs after ``paperkg_relations`` (the rules) and
+replaces ``doc._.relations`` with the rules' relations of ``keep_rules`` (those precise enough to keep, by
+the dev split) plus the model's, one per (relation, subject, object) of the paper; it reads mentions and
+never changes them. The threshold and the rules kept are chosen on the dev split by the training script
+and stored with the weights (``meta.json``).
 """
 from __future__ import annotations
 
@@ -58,6 +61,9 @@ GENERIC = frozenset({"state of the art", "state-of-the-art", "sota", "baseline",
 
 RULE = "relation-model"
 
+#: Mentions that are a cue to a thing, not its name ("CIFAR-10" implies the image modality): never a side.
+CUE_RULES = frozenset({"modality-cue"})
+
 
 def fold(form: str) -> str:
     """A written form compared loosely: lower case, hyphens as spaces, one trailing plural -s dropped."""
@@ -99,7 +105,7 @@ class Entity:
 
 def entities(doc: Doc, mentions: Iterable[Mention]) -> list[Entity]:
     """``mentions`` grouped into the things they name: same type and folded form, or joined by an
-    abbreviation (a mention's long or short form), in order of first mention."""
+    abbreviation (a mention's long or short form), in order of first mention; cue mentions left out."""
     sent_of = {}
     for i, s in enumerate(doc.sents):
         sent_of.update({t: i for t in range(s.start, s.end)})
@@ -111,7 +117,7 @@ def entities(doc: Doc, mentions: Iterable[Mention]) -> list[Entity]:
             k = parent[k]
         return k
 
-    ms = sorted(set(mentions))
+    ms = sorted(m for m in set(mentions) if m.rule not in CUE_RULES)
     for m in ms:
         keys = [(m.type, fold(f)) for f in (m.text, m.long_form, m.short_form) if f and fold(f)]
         for k in keys[1:]:
@@ -260,7 +266,7 @@ class RelationModel:
     """The multinomial logistic regression: a feature index, weights (features x classes) and biases."""
 
     def __init__(self, features: Sequence[str], weights, bias, classes: Sequence[str] = CLASSES,
-                 window: int = 1) -> None:
+                 window: int = 1, threshold: float = 0.5, keep_rules: Sequence[str] | None = None) -> None:
         import numpy
 
         self.index = {name: i for i, name in enumerate(features)}
@@ -268,6 +274,9 @@ class RelationModel:
         self.bias = numpy.asarray(bias, dtype=numpy.float32)
         self.classes = tuple(classes)
         self.window = int(window)
+        #: the threshold and the rules kept that were chosen on the dev split with this model
+        self.threshold = float(threshold)
+        self.keep_rules = None if keep_rules is None else tuple(keep_rules)
 
     def probabilities(self, rows: Sequence[Sequence[str]]):
         """Class probabilities (rows x classes) of feature lists (unknown features are ignored)."""
@@ -291,7 +300,8 @@ class RelationModel:
         (where / "features.json").write_text(json.dumps(features, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
         numpy.save(where / "weights.npy", self.weights.astype(numpy.float16))
         meta = {**meta, "classes": list(self.classes), "bias": [round(float(x), 6) for x in self.bias],
-                "window": self.window}
+                "window": self.window, "threshold": self.threshold,
+                "keep_rules": None if self.keep_rules is None else list(self.keep_rules)}
         (where / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
@@ -316,7 +326,8 @@ def load_model(path: str | None = None) -> RelationModel:
     if weights.shape != (len(features), len(meta["classes"])):
         raise ModelError(f"the relation model at {where} is inconsistent (weights {weights.shape}, "
                          f"{len(features)} features); retrain it with `python -m training.train_relations`")
-    return RelationModel(features, weights, meta["bias"], meta["classes"], meta.get("window", 1))
+    return RelationModel(features, weights, meta["bias"], meta["classes"], meta.get("window", 1),
+                         meta.get("threshold", 0.5), meta.get("keep_rules"))
 
 
 def main_artifact(ents: Sequence[Entity], name: str | None) -> Entity | None:
@@ -378,7 +389,8 @@ def model_relations(doc: Doc, mentions: list[Mention], name: str | None, model: 
 def combine(rules: Iterable[Relation], found: Iterable[Relation], keep_rules: frozenset[str] | None,
             mentions: Sequence[Mention] = ()) -> list[Relation]:
     """The rules' relations of ``keep_rules`` (None: all) and the model's ``found``, one per relation and
-    pair of things (folded written forms, joined by the mentions' abbreviations); a rule's relation first."""
+    pair of things (folded written forms, joined by the mentions' abbreviations); a rule's relation first,
+    and none of the model's for a pair a kept rule relates already."""
     alias: dict[str, str] = {}
     for m in mentions:
         forms = [fold(f) for f in (m.text, m.long_form, m.short_form) if f]
@@ -390,9 +402,10 @@ def combine(rules: Iterable[Relation], found: Iterable[Relation], keep_rules: fr
 
     out, seen = [], set()
     kept = [r for r in rules if keep_rules is None or r.rule in keep_rules]
+    stated = {key(r)[1:] for r in kept}
     for r in [*kept, *sorted(found, key=lambda r: (r.start, r.end, r.predicate, r.subject, r.object))]:
         k = key(r)
-        if k in seen:
+        if k in seen or (r.rule == RULE and k[1:] in stated):
             continue
         seen.add(k)
         out.append(r)
@@ -402,13 +415,15 @@ def combine(rules: Iterable[Relation], found: Iterable[Relation], keep_rules: fr
 class RelationClassifier:
     """Sets ``doc._.relations`` to the kept rule relations plus the model's (needs ``doc._.mentions``)."""
 
-    def __init__(self, model_path: str | None = None, threshold: float = 0.5, use_model: bool = True,
+    def __init__(self, model_path: str | None = None, threshold: float | None = None, use_model: bool = True,
                  keep_rules: Sequence[str] | None = None) -> None:
         register_extensions()
-        self.use_model = bool(use_model)
-        self.model = load_model(model_path or str(MODEL_DIR)) if self.use_model else None
-        self.threshold = float(threshold)
-        self.keep_rules = None if keep_rules is None else frozenset(keep_rules)
+        self.model = load_model(model_path or str(MODEL_DIR)) if use_model else None
+        if self.model is not None:  # unless given, what was chosen on the dev split with the model
+            threshold = self.model.threshold if threshold is None else threshold
+            keep_rules = self.model.keep_rules if keep_rules is None else keep_rules
+        self.threshold = 0.5 if threshold is None else float(threshold)
+        self.keep_rules = None if keep_rules is None or "*" in keep_rules else frozenset(keep_rules)
 
     def __call__(self, doc: Doc) -> Doc:
         from kg.extract.proposals import with_proposed
@@ -427,8 +442,10 @@ class RelationClassifier:
 
 
 @Language.factory("paperkg_relation_model",
-                  default_config={"model_path": None, "threshold": 0.5, "use_model": True, "keep_rules": None})
-def make_relation_classifier(nlp: Language, name: str, model_path: str | None, threshold: float, use_model: bool,
-                             keep_rules: list[str] | None) -> RelationClassifier:
-    """Factory of the relation-model component (``model_path`` None: the model shipped in the package)."""
+                  default_config={"model_path": None, "threshold": None, "use_model": True, "keep_rules": None})
+def make_relation_classifier(nlp: Language, name: str, model_path: str | None, threshold: float | None,
+                             use_model: bool, keep_rules: list[str] | None) -> RelationClassifier:
+    """Factory of the relation-model component. ``model_path`` None: the model shipped in the package;
+    ``threshold`` and ``keep_rules`` None: those chosen on the dev split with it (its ``meta.json``);
+    ``keep_rules`` ["*"]: every rule; ``use_model`` false: the rules' relations alone, unchanged."""
     return RelationClassifier(model_path, threshold, use_model, keep_rules)
