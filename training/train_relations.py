@@ -283,8 +283,11 @@ def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, candid
     for name, row in table.items():
         print(f"| {name} | " + " | ".join(f"{row[s]['precision']:.3f} / {row[s]['recall']:.3f} / {row[s]['f1']:.3f}"
                                           for s in ("dev", "test")) + " |")
+    curve = {t: grid[(best_name, t)] for t in THRESHOLDS}
+    print(f"\n{best_name}, dev split, by threshold: " + "; ".join(
+        f"{t}: {c['precision']:.2f} / {c['recall']:.2f}" for t, c in curve.items() if round(t * 40) % 4 == 0 or t == best_t))
     print(f"\nchosen on dev: {best_name}, threshold {best_t}; model at {output} ({time.time() - started:.0f} s)")
-    return {"chosen": chosen, "table": table}
+    return {"chosen": chosen, "table": table, "curve": curve}
 
 
 if __name__ == "__main__":
