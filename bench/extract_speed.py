@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from kg import build as kg_build
     from kg.extract import model as kg_model
-    from training.evaluate import SHIPPED, VARIANTS
+    from training.evaluate import SHIPPED, VARIANTS, configure
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, required=True)
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     bare_nlp = spacy.load(kg_model.find_model())
     pipelines = {}
     for name in variants:  # each variant's pipeline, loaded once, outside the timing
-        kg_model.COMPONENT_CONFIG["paperkg_entities"] = dict(VARIANTS[name])
+        configure(VARIANTS[name])
         kg_model._load_nlp.cache_clear()
         pipelines[name] = kg_model.load_nlp()
 
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
             pass
         times["bare"].append(time.perf_counter() - started)
         for name in variants:
-            kg_model.COMPONENT_CONFIG["paperkg_entities"] = dict(VARIANTS[name])  # for the cache fingerprint
+            configure(VARIANTS[name])  # for the cache fingerprint
             # the build loads its pipeline through _load_nlp: hand it the one loaded above
             with mock.patch.object(kg_model, "_load_nlp", lambda model, _nlp=pipelines[name]: _nlp):
                 started = time.perf_counter()

@@ -3,7 +3,8 @@
     python -m training.evaluate --corpus ../shared/data/abstracts.jsonl.gz --eval ../shared/eval \
         --variant rules --variant model --split dev
 
-For each variant (a configuration of the ``paperkg_entities`` stage, :data:`VARIANTS`) the graph of
+For each variant (a configuration of the ``paperkg_entities`` stage and, under its ``relations`` key, of
+the ``paperkg_relation_model`` stage: :data:`VARIANTS`) the graph of
 each evaluation set is built in this process with :func:`kg.build.pipeline.build` (one worker, no cache) and scored by
 ``score.py`` from ``--eval``. The sets: the corpus split(s) given by ``--split`` (``test`` only to
 report, never to choose), ``gold_dev_corpus.json`` (``dev_corpus60.jsonl``) and ``gold_dev.json``
@@ -37,9 +38,14 @@ NOT_TASKS = ["Method", "Dataset", "Metric"]
 #: threshold, 0.95 there, is ``--threshold`` here).
 SHIPPED = "model-fills-gaps+veto0.2-phrases"
 
-#: name -> the ``paperkg_entities`` configuration it runs (every combination measured in training/README.md).
+#: The relation stage (``paperkg_relation_model``) as paperkg ships it, and switched off (the rules alone).
+RELATIONS_SHIPPED: dict[str, Any] = dict(kg_model.COMPONENT_CONFIG["paperkg_relation_model"])
+RELATIONS_OFF: dict[str, Any] = {"use_model": False}
+
+#: name -> the ``paperkg_entities`` configuration it runs (every combination measured in training/README.md);
+#: its ``relations`` key, when given, is the relation stage's configuration (else the shipped one).
 VARIANTS: dict[str, dict[str, Any]] = {
-    "rules": {"use_model": False},
+    "rules": {"use_model": False, "relations": RELATIONS_OFF},
     "model+rules": {"use_model": True, "drop_rules": []},
     "model+core-rules": {"use_model": True, "drop_rules": NOISY},
     "rules-confirmed": {"use_model": True, "drop_rules": [], "add_types": [], "confirm_rules": NOISY},
@@ -54,8 +60,22 @@ VARIANTS: dict[str, dict[str, Any]] = {
     **{f"model-fills-gaps+veto{x}": {"use_model": True, "drop_rules": [], "gaps_only": True, "veto_rules": GENERIC,
                                      "veto_below": x, "veto_types": NOT_TASKS} for x in (0.1, 0.2)},
     SHIPPED: dict(kg_model.COMPONENT_CONFIG["paperkg_entities"]),
+    # the shipped entity stage with the relation stage as the rules alone, the model alone, the model and
+    # every rule (what ships, SHIPPED: the model and the rules precise on the dev split)
+    f"{SHIPPED}+relation-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"], "relations": RELATIONS_OFF},
+    f"{SHIPPED}+relation-model": {**kg_model.COMPONENT_CONFIG["paperkg_entities"],
+                                  "relations": {**RELATIONS_SHIPPED, "keep_rules": []}},
+    f"{SHIPPED}+relation-model+all-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"],
+                                            "relations": {**RELATIONS_SHIPPED, "keep_rules": ["*"]}},
 }
 COLUMNS = ("all_entities", "Method", "Dataset", "Modality", "Task", "Metric", "proposes", "results")
+
+
+def configure(variant: dict[str, Any]) -> None:
+    """Set the entity and relation stages' configurations to ``variant`` (before the pipeline loads)."""
+    entities = dict(variant)
+    kg_model.COMPONENT_CONFIG["paperkg_relation_model"] = dict(entities.pop("relations", RELATIONS_SHIPPED))
+    kg_model.COMPONENT_CONFIG["paperkg_entities"] = entities
 
 
 def build_graph(inputs: list[Path], out: Path, variant: dict[str, Any], model: Path | None = None,
@@ -64,7 +84,7 @@ def build_graph(inputs: list[Path], out: Path, variant: dict[str, Any], model: P
     None: the shipped one); the path of the Turtle."""
     from kg import build as kg_build
 
-    kg_model.COMPONENT_CONFIG["paperkg_entities"] = dict(variant)
+    configure(variant)
     kg_model.COMPONENT_CONFIG["paperkg_entity_model"] = {"model_path": str(model) if model else None,
                                                         "beam_width": beam_width, "threshold": threshold}
     kg_model._load_nlp.cache_clear()

@@ -64,6 +64,9 @@ class Relation:
     #: character spans of the subject and object names in the abstract
     subject_span: tuple[int, int] | None = None
     object_span: tuple[int, int] | None = None
+    #: the trained relation model's probability of the relation, in [0, 1], or None for a rule's
+    #: relation the model did not score; it takes no part in equality
+    confidence: float | None = field(default=None, compare=False)
 
 
 @dataclass

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rdflib import URIRef
-from rdflib.namespace import RDF
+from rdflib import Literal, URIRef
+from rdflib.namespace import RDF, XSD
 
 from kg.entity_types import DATASET, METHOD, MODALITY, TASK
 from kg.extract.types import PaperExtraction
 from kg.ingest.corpus import Paper
 from kg.namespaces import KG
 from kg.rdf.evidence import EntityIndex, Evidence, Triple
+from kg.rdf.papers import decimal_text
 from kg.resolve.ids import relation_iri
 
 #: Relation names of the extraction -> properties of the public schema.
@@ -51,6 +52,8 @@ def relation_triples(paper: Paper, extraction: PaperExtraction, index: EntityInd
         yield a, RDF.subject, subj
         yield a, RDF.predicate, prop
         yield a, RDF.object, obj
+        if rel.confidence is not None:
+            yield a, KG.confidence, Literal(decimal_text(rel.confidence), datatype=XSD.decimal)
         yield from evidence.cite(a, rel.start, rel.end, rel.rule)
     yield from evidence.sentence_triples()
     yield from evidence.extractor_triples()

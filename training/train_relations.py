@@ -1,0 +1,298 @@
+"""Train paperkg's relation model on the training corpus and install it in the package.
+
+    python -m training.train_relations --corpus ../shared/data/abstracts.jsonl.gz
+    # -> kg/models/relations (a multinomial logistic regression over named features, seed 0)
+
+Steps: read the standoff annotations and check every one against its text; run paperkg's pipeline (the
+entity stages and the relation rules, one thread) over the train, dev and test abstracts; make the
+candidate pairs of :mod:`kg.extract.relation_model` from the pipeline's own mentions (``--candidates
+pipeline``, what ships: train and test candidates then look alike), from the annotated spans (``gold``)
+or both; label each pair with the annotated relation facts (a fact names a pair when its subject's and
+object's labels are among the pair's written forms, folded as ``training.evaluate`` folds them), NONE
+otherwise; fit the weights by L-BFGS with an L2 penalty; choose the threshold and which rule relations to
+keep on the dev split; print the dev and test table (facts P / R / F1, matched as ``training.evaluate``
+matches them, before the graph: the figures to report come from ``training.evaluate``). The test split
+is read only to print its row.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Sequence
+
+from training.corpus import ANNOTATIONS, CorpusError, check, read_corpus, read_standoff
+
+ROOT = Path(__file__).resolve().parents[1]
+OUTPUT = ROOT / "kg" / "models" / "relations"
+THRESHOLDS = tuple(round(0.025 * i, 3) for i in range(1, 37))
+
+
+def pipeline_docs(texts: Sequence[str]) -> list:
+    """The docs of paperkg's pipeline up to the relation rules (the relation model left out)."""
+    from kg.extract import model as kg_model
+
+    saved = kg_model.COMPONENT_CONFIG.get("paperkg_relation_model")
+    kg_model.COMPONENT_CONFIG["paperkg_relation_model"] = {"use_model": False}  # the model may not exist yet
+    kg_model._load_nlp.cache_clear()
+    try:
+        return list(kg_model.load_nlp().pipe(texts, batch_size=16))
+    finally:
+        if saved is not None:
+            kg_model.COMPONENT_CONFIG["paperkg_relation_model"] = saved
+        kg_model._load_nlp.cache_clear()
+
+
+def gold_mentions(entry: dict[str, Any]) -> list:
+    """The annotated spans as mentions (rule ``gold``), each form of an item joined to its label."""
+    from kg.extract.types import Mention
+    from training.schema import ENTITY_LISTS
+
+    ann = entry["annotation"]
+    label_of: dict[tuple[str, str], str] = {}
+    types = {"methods": "Method", "datasets": "Dataset", "tasks": "Task", "metrics": "Metric"}
+    items = [(it.get("type", "Method"), it) for it in ann.get("proposes", [])]
+    items += [(types[k], it) for k in ENTITY_LISTS for it in ann.get(k, [])]
+    for kind, it in items:
+        for form in [it["label"], *it.get("aliases", [])]:
+            label_of.setdefault((kind, form), it["label"])
+    out = []
+    for start, end, kind, text, proposed in entry["spans"]:
+        label = label_of.get((kind, text), text)
+        out.append(Mention(start, end, kind, text, "gold", long_form=label if label != text else None,
+                           proposed=proposed))
+    return out
+
+
+def facts(entry: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The annotated relation facts of an entry, folded."""
+    from kg.extract.relation_model import fold
+
+    return [(fold(s), r, fold(o)) for s, r, o in entry["annotation"].get("relations", [])]
+
+
+def examples(doc, mentions, name, gold: list[tuple[str, str, str]], window: int = 1):
+    """(feature lists, class lists) of every candidate pair of ``doc``; a pair no fact names is NONE."""
+    from kg.extract import relation_model as R
+
+    ents = R.entities(doc, mentions)
+    own = R.main_artifact(ents, name)
+    rows, labels = [], []
+    for s, o in R.candidate_pairs(ents, window):
+        found = sorted({r for fs, r, fo in gold if fs in s.forms and fo in o.forms and o.type in R.OBJECT_TYPES[r]})
+        rows.append(R.pair_features(doc, s, o, own, ents))
+        labels.append(found or ["NONE"])
+    return rows, labels
+
+
+def fit(rows: list[list[str]], labels: list[list[str]], classes: Sequence[str], l2: float = 1.0,
+        min_count: int = 2, max_iter: int = 400):
+    """The multinomial logistic regression on ``rows``: (features, weights, bias). Features seen in fewer
+    than ``min_count`` rows are left out; a row with two relations counts once for each."""
+    import numpy
+    from scipy import optimize, sparse
+
+    counts = Counter(f for row in rows for f in set(row))
+    features = sorted(f for f, c in counts.items() if c >= min_count)
+    index = {f: i for i, f in enumerate(features)}
+    data, cols, ptr, y = [], [], [0], []
+    cidx = {c: j for j, c in enumerate(classes)}
+    for row, labs in zip(rows, labels):
+        mine = sorted({index[f] for f in row if f in index})
+        for lab in labs:
+            cols += mine
+            data += [1.0] * len(mine)
+            ptr.append(len(cols))
+            y.append(cidx[lab])
+    X = sparse.csr_matrix((numpy.array(data), numpy.array(cols, dtype=numpy.int64), numpy.array(ptr)),
+                          shape=(len(y), len(features)))
+    Y = numpy.zeros((len(y), len(classes)))
+    Y[numpy.arange(len(y)), y] = 1.0
+    n, k, d = len(y), len(classes), len(features)
+
+    def loss(theta):
+        W, b = theta[: d * k].reshape(d, k), theta[d * k:]
+        z = X @ W + b
+        z -= z.max(axis=1, keepdims=True)
+        logp = z - numpy.log(numpy.exp(z).sum(axis=1, keepdims=True))
+        p = numpy.exp(logp)
+        value = -(Y * logp).sum() / n + 0.5 * l2 * (W * W).sum() / n
+        grad_z = (p - Y) / n
+        gW = X.T @ grad_z + l2 * W / n
+        return value, numpy.concatenate([numpy.asarray(gW).ravel(), grad_z.sum(axis=0)])
+
+    theta0 = numpy.zeros(d * k + k)
+    done = optimize.minimize(loss, theta0, jac=True, method="L-BFGS-B", options={"maxiter": max_iter})
+    W, b = done.x[: d * k].reshape(d, k), done.x[d * k:]
+    return features, W, b
+
+
+def score_facts(predicted: list[list[tuple[set[str], str, set[str]]]], gold: list[list[tuple[str, str, str]]]):
+    """Fact-level precision, recall and F1, one-to-one, as ``training.evaluate`` matches graph assertions."""
+    tp = pred_n = gold_n = 0
+    for pred, facts_ in zip(predicted, gold):
+        pred = list(pred)
+        pred_n += len(pred)
+        for s, r, o in facts_:
+            gold_n += 1
+            hit = next((x for x in pred if x[1] == r and s in x[0] and o in x[2]), None)
+            if hit is not None:
+                pred.remove(hit)
+                tp += 1
+    p = tp / pred_n if pred_n else 1.0
+    r = tp / gold_n if gold_n else 1.0
+    return {"precision": round(p, 3), "recall": round(r, 3), "f1": round(2 * p * r / (p + r), 3) if p + r else 0.0,
+            "tp": tp, "predicted": pred_n, "gold": gold_n}
+
+
+def as_facts(doc, mentions, relations) -> list[tuple[set[str], str, set[str]]]:
+    """Relations as (subject forms, predicate, object forms), the forms of the entity of each side (as the
+    graph's labels and aliases would be); relations the graph would not write left out."""
+    from kg.extract import relation_model as R
+
+    ents = R.entities(doc, mentions)
+    by_span = {(m.start, m.end, m.type): e for e in ents for m in e.mentions}
+    by_form = {}
+    for e in ents:
+        for f in e.forms:
+            by_form.setdefault((e.type, f), e)
+    out = []
+    for r in relations:
+        if r.object_type not in R.OBJECT_TYPES.get(r.predicate, ()):
+            continue
+        sides = []
+        for span, kind, text in ((r.subject_span, r.subject_type, r.subject), (r.object_span, r.object_type, r.object)):
+            e = by_span.get((*span, kind)) if span else None
+            e = e or by_form.get((kind, R.fold(text)))
+            sides.append(e.forms if e else {R.fold(text)})
+        if sides[0] == sides[1]:
+            continue
+        out.append((sides[0], r.predicate, sides[1]))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.train_relations", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, required=True, help="the corpus JSONL(.gz) holding the texts")
+    parser.add_argument("--annotations", type=Path, default=ANNOTATIONS, help="folder of standoff *.jsonl")
+    parser.add_argument("--output", type=Path, default=OUTPUT, help="where the trained model goes (replaced)")
+    parser.add_argument("--candidates", choices=["pipeline", "gold", "both"], default="both",
+                        help="whose mentions make the training pairs")
+    parser.add_argument("--window", type=int, default=1, help="sentences apart a non-proposed subject may be")
+    parser.add_argument("--l2", type=float, default=10.0, help="the L2 penalty (chosen on the dev split)")
+    parser.add_argument("--min-count", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1, help="BLAS/OpenMP threads (set before numpy loads)")
+    args = parser.parse_args(argv)
+    try:
+        report = train(args.corpus, args.output, args.annotations, candidates=args.candidates, window=args.window,
+                       l2=args.l2, min_count=args.min_count)
+    except CorpusError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(report["chosen"], indent=1, sort_keys=True))
+    return 0
+
+
+def _rule_names(docs) -> list[str]:
+    return sorted({r.rule for _, d, _ in docs for r in (d._.relations or [])})
+
+
+def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, candidates: str = "both",
+          window: int = 1, l2: float = 10.0, min_count: int = 2, docs=None) -> dict[str, Any]:
+    """Train the relation model and install it at ``output``; the dev choices and the dev/test table.
+
+    ``docs`` (entry, doc, mentions) triples may be given (tests, experiments); else the pipeline is run."""
+    from kg.extract import relation_model as R
+    from kg.extract.proposals import with_proposed
+
+    started = time.time()
+    if docs is None:
+        entries = read_standoff(sorted(annotations.glob("*.jsonl")))
+        if not entries:
+            raise CorpusError(f"{annotations}: no annotation files (*.jsonl)")
+        records = read_corpus(corpus, {e["id"] for _, _, e in entries})
+        found = check(entries, records)
+        if found:
+            raise CorpusError("the annotations do not match their texts:\n  " + "\n  ".join(found[:20]))
+        chosen = [e for _, _, e in entries]
+        parsed = pipeline_docs([records[e["id"]]["abstract"] for e in chosen])
+        docs = [(e, d, with_proposed(list(d._.mentions or []), list(d._.proposed or []))) for e, d in zip(chosen, parsed)]
+        print(f"pipeline over {len(docs)} abstracts: {time.time() - started:.0f} s", file=sys.stderr)
+    rows, labels = [], []
+    for e, d, mentions in docs:
+        if e["split"] != "train":
+            continue
+        sources = {"pipeline": [mentions], "gold": [gold_mentions(e)], "both": [mentions, gold_mentions(e)]}[candidates]
+        for ms in sources:
+            r, lab = examples(d, ms, d._.paper_name, facts(e), window)
+            rows += r
+            labels += lab
+    counts = Counter(x for lab in labels for x in lab)
+    print(f"train pairs: {len(rows)}; " + ", ".join(f"{c} {counts[c]}" for c in R.CLASSES), file=sys.stderr)
+    features, W, b = fit(rows, labels, R.CLASSES, l2=l2, min_count=min_count)
+    model = R.RelationModel(features, W, b, R.CLASSES, window)
+    print(f"fitted {len(features)} features x {len(R.CLASSES)} classes ({time.time() - started:.0f} s)",
+          file=sys.stderr)
+
+    # every candidate of dev and test scored once; thresholds and rule sets applied afterwards
+    scored: dict[str, list] = {"dev": [], "test": []}
+    for e, d, mentions in docs:
+        if e["split"] in scored:
+            found = R.model_relations(d, mentions, d._.paper_name, model, 0.0)
+            scored[e["split"]].append((e, d, mentions, found))
+    rules = _rule_names(docs)
+
+    def figures(split: str, threshold: float | None, keep: frozenset[str] | None):
+        pred, gold = [], []
+        for e, d, mentions, found in scored[split]:
+            mine = [r for r in found if threshold is not None and r.confidence >= threshold]
+            rels = R.combine(d._.relations or [], mine, keep, mentions)
+            pred.append(as_facts(d, mentions, rels))
+            gold.append(facts(e))
+        return score_facts(pred, gold)
+
+    per_rule = {rule: figures("dev", None, frozenset({rule})) for rule in rules}
+    precise = frozenset(r for r, f in per_rule.items() if f["predicted"] and f["precision"] >= 0.5)
+    options = {"model alone": frozenset(), "model + every rule": None, "model + precise rules": precise}
+    grid = {(name, t): figures("dev", t, keep) for name, keep in options.items() for t in THRESHOLDS}
+    (best_name, best_t), best = max(grid.items(), key=lambda kv: (kv[1]["f1"], kv[1]["precision"]))
+    table = {"rules alone": {s: figures(s, None, None) for s in ("dev", "test")}}
+    for name, keep in options.items():
+        t = max(THRESHOLDS, key=lambda t: (grid[(name, t)]["f1"], grid[(name, t)]["precision"]))
+        table[f"{name} (>= {t})"] = {s: figures(s, t, keep) for s in ("dev", "test")}
+    chosen = {"combination": best_name, "threshold": best_t, "keep_rules": None if options[best_name] is None
+              else sorted(options[best_name]), "dev": best, "per_rule_dev": per_rule}
+    meta = {"name": "paperkg relation model", "candidates": candidates, "l2": l2, "min_count": min_count,
+            "train_pairs": len(rows),
+            "description": "paperkg's relation extractor: multinomial logistic regression over named features of "
+                           "entity pairs, trained on the train split of paperkg's training corpus; see "
+                           "training/README.md"}
+    model.threshold, model.keep_rules = best_t, chosen["keep_rules"]
+    tmp = output.with_name(output.name + ".tmp")
+    model.save(tmp, meta)
+    if output.exists():
+        for p in output.iterdir():
+            p.unlink()
+        output.rmdir()
+    tmp.rename(output)
+    print("\n| relation facts | dev P / R / F1 | test P / R / F1 |\n|---|---|---|")
+    for name, row in table.items():
+        print(f"| {name} | " + " | ".join(f"{row[s]['precision']:.3f} / {row[s]['recall']:.3f} / {row[s]['f1']:.3f}"
+                                          for s in ("dev", "test")) + " |")
+    curve = {t: grid[(best_name, t)] for t in THRESHOLDS}
+    print(f"\n{best_name}, dev split, by threshold: " + "; ".join(
+        f"{t}: {c['precision']:.2f} / {c['recall']:.2f}" for t, c in curve.items() if round(t * 40) % 4 == 0 or t == best_t))
+    print(f"\nchosen on dev: {best_name}, threshold {best_t}; model at {output} ({time.time() - started:.0f} s)")
+    return {"chosen": chosen, "table": table, "curve": curve}
+
+
+if __name__ == "__main__":
+    if "--threads" in sys.argv:
+        n = sys.argv[sys.argv.index("--threads") + 1]
+        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ[var] = n
+    sys.exit(main())
