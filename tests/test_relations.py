@@ -320,7 +320,7 @@ def test_relation_training_runs_end_to_end_on_written_abstracts(nlp, tmp_path):
 
 @pytest.fixture(scope="module")
 def model_graph(tmp_path_factory) -> Graph:
-    from kg.build import build
+    from kg.build.pipeline import build
 
     data = tmp_path_factory.mktemp("relation_model_data") / "abstracts.jsonl"
     data.write_text('{"id": "w-1", "title": "PolyNorm", "abstract": "We propose PolyNorm, a normalization layer '
