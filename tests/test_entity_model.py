@@ -81,6 +81,17 @@ def test_min_confidence_keeps_scored_mentions_at_or_above_it_and_every_unscored_
     assert above_confidence(ex, 0.0) is ex
 
 
+def test_min_confidence_filters_relations_the_same_way():
+    from kg.build.cache import above_confidence
+    from kg.extract.types import PaperExtraction, Relation
+
+    def relation(obj: str, confidence: float | None) -> Relation:
+        return Relation(0, 10, "comparesWith", "A", "Method", obj, "Method", "model", confidence=confidence)
+
+    ex = PaperExtraction(relations=[relation("B", 0.3), relation("C", 0.9), relation("D", None)])
+    assert [r.object for r in above_confidence(ex, 0.5).relations] == ["C", "D"]
+
+
 def test_a_scored_mention_carries_kg_confidence_as_a_canonical_decimal():
     from kg.rdf.papers import decimal_text
 

@@ -114,16 +114,20 @@ class ExtractionCache(SqliteCache):
 
 
 def above_confidence(extraction: PaperExtraction, minimum: float) -> PaperExtraction:
-    """``extraction`` without the mentions a model scored under ``minimum`` (unscored mentions stay)."""
+    """``extraction`` without the mentions and relations a model scored under ``minimum`` (unscored ones,
+    found by rules alone, stay)."""
     from dataclasses import replace
 
     kept = [m for m in extraction.mentions if m.confidence is None or m.confidence >= minimum]
-    return extraction if len(kept) == len(extraction.mentions) else replace(extraction, mentions=kept)
+    relations = [r for r in extraction.relations if r.confidence is None or r.confidence >= minimum]
+    if len(kept) == len(extraction.mentions) and len(relations) == len(extraction.relations):
+        return extraction
+    return replace(extraction, mentions=kept, relations=relations)
 
 
 class ConfidentExtractions:
-    """A read view of an :class:`ExtractionCache` whose extractions keep only the mentions at or above
-    ``minimum`` confidence (``kg build --min-confidence``); writing goes to the cache unfiltered."""
+    """A read view of an :class:`ExtractionCache` whose extractions keep only the mentions and relations at
+    or above ``minimum`` confidence (``kg build --min-confidence``); writing goes to the cache unfiltered."""
 
     def __init__(self, cache: ExtractionCache, minimum: float) -> None:
         self.cache, self.minimum = cache, minimum

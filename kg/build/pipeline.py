@@ -126,7 +126,7 @@ def _confidence_suffix(min_confidence: float | None) -> str:
         from kg.errors import KGError
 
         raise KGError(f"--min-confidence {min_confidence:g} is outside [0, 1]; give a probability such as 0.5")
-    return f"|min-confidence={min_confidence:.3f}"
+    return f"|min-confidence={min_confidence:.3f}|mentions+relations"
 
 
 def prepare_output(out: Path, cache_file: Path | None) -> None:

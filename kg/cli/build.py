@@ -44,8 +44,9 @@ def _terminate(signum: int, _frame: object) -> None:
 @click.option("--views/--no-views", default=True, show_default=True,
               help="Also write graph.html (interactive overview) and report.html.")
 @click.option("--min-confidence", type=click.FloatRange(0.0, 1.0), default=None, metavar="X",
-              help="Keep only the links whose mention the entity model scored at or above X (0-1); "
-                   "mentions it did not score (modalities, spans over 6 tokens) stay.")
+              help="Keep only the links whose mention the entity model scored at or above X (0-1), and the "
+                   "relations the relation model scored at or above X; what no model scored (modalities, "
+                   "spans over 6 tokens, rule relations) stays.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
 @handle_errors
 def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: int | None, store: str | None,
