@@ -441,7 +441,7 @@ def test_cli_build_prints_the_summary_and_writes_the_outputs(cli_build, corpus_b
     result, out = cli_build
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == "read 10 records: 9 papers, 1 duplicates merged, 0 skipped"
+    assert lines[0] == "read 10 records: 9 papers, 1 duplicate merged, 0 skipped"
     summary = corpus_build[0]
     (entities,) = [line for line in lines if line.startswith("entities: ")]
     for n, kind in [(summary.entities["Method"], "methods"), (summary.entities["Dataset"], "datasets"),
@@ -544,7 +544,7 @@ def test_bad_records_are_skipped_with_a_warning_and_counted(nlp, tmp_path):
     assert any("line 2" in w and "invalid JSON" in w for w in warnings)
     assert any("line 3" in w and "over the limit" in w for w in warnings)
     assert any("line 4" in w and "abstract" in w for w in warnings)
-    assert result.stdout.splitlines()[0] == "read 1 records: 1 papers, 0 duplicates merged, 3 skipped"
+    assert result.stdout.splitlines()[0] == "read 1 record: 1 paper, 0 duplicates merged, 3 skipped"
     g = Graph().parse(out / "kg.ttl", format="turtle")
     assert {str(o) for o in g.objects(None, DCTERMS.abstract)} == {good["abstract"]}
 

@@ -17,6 +17,11 @@ from kg.ingest.registry import format_names
 PROGRESS_THRESHOLD = 40
 
 
+def _count(n: int, noun: str) -> str:
+    """``"1 paper"``, ``"2 papers"``."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _terminate(signum: int, _frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -89,12 +94,12 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
     if quiet:
         return
     ents = ", ".join(f"{n} {BY_NAME[t].plural}" for t, n in summary.entities.items())
-    click.echo(f"read {summary.records} records: {summary.papers} papers, {summary.duplicates} duplicates merged, "
-               f"{len(summary.skipped)} skipped")
+    click.echo(f"read {_count(summary.records, 'record')}: {_count(summary.papers, 'paper')}, "
+               f"{_count(summary.duplicates, 'duplicate')} merged, {len(summary.skipped)} skipped")
     if summary.skipped:
         reasons = Counter(s.kind for s in summary.skipped)
         click.echo("skipped: " + ", ".join(f"{n} {r}" for r, n in reasons.most_common()))
-    click.echo(f"extracted {summary.extracted} abstracts, {summary.cached} from the cache; "
+    click.echo(f"extracted {_count(summary.extracted, 'abstract')}, {summary.cached} from the cache; "
                f"{summary.fragments_reused} papers' statements reused unchanged")
     click.echo(f"entities: {ents}")
     click.echo(f"links: {summary.links} paper-entity links, {summary.proposes} proposes; {summary.triples} triples")
