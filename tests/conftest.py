@@ -54,6 +54,14 @@ def rdf(request: pytest.FixtureRequest):
 
 
 @pytest.fixture(scope="module")
+def big():
+    """A synthetic graph of a few thousand nodes in communities (the community map's input)."""
+    from synthetic_map import synthetic_graph
+
+    return synthetic_graph()
+
+
+@pytest.fixture(scope="module")
 def g(rdf):
     """The typed NetworkX graph of the module's ``rdf``."""
     from kg.analysis.convert import typed_graph

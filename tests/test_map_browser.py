@@ -13,17 +13,17 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from rdflib import Graph
 
 import kg.viz as viz
 from kg.analysis import convert
 from kg.analysis.stats import communities
 from kg.viz import views
 from kg.viz.style import style
-from synthetic_map import XSS_LABEL, synthetic_graph
+from synthetic_map import XSS_LABEL
 from test_browser import Page
 
 DATA = Path(__file__).parent / "data" / "analysis" / "graph.ttl"
+GRAPH = DATA  # the g fixture (conftest.py); big is the synthetic community graph (conftest.py)
 ID = "https://w3id.org/paperkg/id/"
 TOP = 30
 MIN_PX = 12
@@ -91,16 +91,6 @@ def shown_labels(page: Page) -> set[str]:
     """The nodes whose label is drawn at a readable size now."""
     return set(page.js("() => { const s = network.getScale(); return Object.values(network.body.nodes)"
                        ".filter(n => n.options.font.size * s >= 10).map(n => n.id); }"))
-
-
-@pytest.fixture(scope="module")
-def g() -> nx.Graph:
-    return convert.typed_graph(Graph().parse(DATA))
-
-
-@pytest.fixture(scope="module")
-def big() -> nx.Graph:
-    return synthetic_graph()
 
 
 @pytest.fixture(scope="module")

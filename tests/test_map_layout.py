@@ -10,7 +10,6 @@ import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rdflib import Graph
 
 import kg.viz as viz
 from kg.analysis import convert
@@ -22,17 +21,8 @@ from kg.viz.style import style
 from synthetic_map import XSS_LABEL, synthetic_graph
 
 DATA = Path(__file__).parent / "data" / "analysis" / "graph.ttl"
+GRAPH = DATA  # the g fixture (conftest.py); big is the synthetic community graph (conftest.py)
 ID = "https://w3id.org/paperkg/id/"
-
-
-@pytest.fixture(scope="module")
-def g() -> nx.Graph:
-    return convert.typed_graph(Graph().parse(DATA))
-
-
-@pytest.fixture(scope="module")
-def big() -> nx.Graph:
-    return synthetic_graph()
 
 
 def palette_type(node_type: str) -> str:

@@ -177,6 +177,28 @@ def check(entries: list[tuple[Path, int, dict[str, Any]]], corpus: dict[str, dic
     return out
 
 
+def load_checked(annotations: Path, corpus: Path) -> tuple[list[tuple[Path, int, dict[str, Any]]], dict[str, dict[str, Any]]]:
+    """The standoff entries of ``annotations/*.jsonl`` and their corpus records, checked against each other.
+
+    Raises :class:`CorpusError` when there is no annotation file or an annotation does not match its text."""
+    entries = read_standoff(sorted(annotations.glob("*.jsonl")))
+    if not entries:
+        raise CorpusError(f"{annotations}: no annotation files (*.jsonl)")
+    records = read_corpus(corpus, {e["id"] for _, _, e in entries})
+    found = check(entries, records)
+    if found:
+        raise CorpusError("the annotations do not match their texts:\n  " + "\n  ".join(found[:20]))
+    return entries, records
+
+
+def prf(tp: int, predicted: int, gold: int) -> tuple[float, float, float]:
+    """Precision, recall and F1 (rounded to 3 places) of ``tp`` hits among ``predicted`` and ``gold`` items;
+    an empty side scores 1.0."""
+    p = tp / predicted if predicted else 1.0
+    r = tp / gold if gold else 1.0
+    return round(p, 3), round(r, 3), round(2 * p * r / (p + r), 3) if p + r else 0.0
+
+
 def standoff(ann: dict[str, Any], record: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """The standoff entry of annotation ``ann`` of ``record`` and the forms it could not place."""
     spans, unplaced = project(ann, record["abstract"])

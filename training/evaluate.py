@@ -23,7 +23,7 @@ from typing import Any
 
 from kg.extract import model as kg_model
 from kg.extract.components import HEURISTIC_RULES
-from training.corpus import ANNOTATIONS, as_gold, read_corpus, read_standoff
+from training.corpus import ANNOTATIONS, as_gold, prf, read_corpus, read_standoff
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -140,9 +140,8 @@ def relation_scores(entries: list[dict[str, Any]], texts: dict[str, str], graph_
             if hit is not None:
                 predicted.remove(hit)
                 tp += 1
-    p = tp / pred_n if pred_n else 1.0
-    r = tp / gold_n if gold_n else 1.0
-    return {"precision": round(p, 3), "recall": round(r, 3), "f1": round(2 * p * r / (p + r), 3) if p + r else 0.0,
+    p, r, f1 = prf(tp, pred_n, gold_n)
+    return {"precision": p, "recall": r, "f1": f1,
             "tp": tp, "fp": pred_n - tp, "fn": gold_n - tp}
 
 

@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from training.corpus import ANNOTATIONS, CorpusError, check, read_corpus, read_standoff
+from training.corpus import ANNOTATIONS, CorpusError, load_checked
 
 ROOT = Path(__file__).resolve().parents[1]
 #: architecture -> its training config
@@ -64,13 +64,7 @@ def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, warm_s
     from kg.extract.model import find_model, load_tokenizer
     from training.docs import write_docbins
 
-    entries = read_standoff(sorted(annotations.glob("*.jsonl")))
-    if not entries:
-        raise CorpusError(f"{annotations}: no annotation files (*.jsonl)")
-    records = read_corpus(corpus, {e["id"] for _, _, e in entries})
-    found = check(entries, records)
-    if found:
-        raise CorpusError("the annotations do not match their texts:\n  " + "\n  ".join(found[:20]))
+    entries, records = load_checked(annotations, corpus)
     if warm_start == "auto":
         # the English pipeline's NER tok2vec has no static-vector input, so it only fits without vectors
         warm_start = None if vectors is not None or arch != "ner" else find_model()

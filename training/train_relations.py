@@ -25,7 +25,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Sequence
 
-from training.corpus import ANNOTATIONS, CorpusError, check, read_corpus, read_standoff
+from training.corpus import ANNOTATIONS, CorpusError, load_checked, prf
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "kg" / "models" / "relations"
@@ -143,9 +143,8 @@ def score_facts(predicted: list[list[tuple[set[str], str, set[str]]]], gold: lis
             if hit is not None:
                 pred.remove(hit)
                 tp += 1
-    p = tp / pred_n if pred_n else 1.0
-    r = tp / gold_n if gold_n else 1.0
-    return {"precision": round(p, 3), "recall": round(r, 3), "f1": round(2 * p * r / (p + r), 3) if p + r else 0.0,
+    p, r, f1 = prf(tp, pred_n, gold_n)
+    return {"precision": p, "recall": r, "f1": f1,
             "tp": tp, "predicted": pred_n, "gold": gold_n}
 
 
@@ -211,13 +210,7 @@ def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, candid
 
     started = time.time()
     if docs is None:
-        entries = read_standoff(sorted(annotations.glob("*.jsonl")))
-        if not entries:
-            raise CorpusError(f"{annotations}: no annotation files (*.jsonl)")
-        records = read_corpus(corpus, {e["id"] for _, _, e in entries})
-        found = check(entries, records)
-        if found:
-            raise CorpusError("the annotations do not match their texts:\n  " + "\n  ".join(found[:20]))
+        entries, records = load_checked(annotations, corpus)
         chosen = [e for _, _, e in entries]
         parsed = pipeline_docs([records[e["id"]]["abstract"] for e in chosen])
         docs = [(e, d, with_proposed(list(d._.mentions or []), list(d._.proposed or []))) for e, d in zip(chosen, parsed)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from kg.extract.types import Mention, PaperExtraction, Relation, ResultClaim
 
@@ -53,6 +54,11 @@ class OffsetMap:
     kept: tuple[int, ...]
     removed: tuple[int, ...]
 
+    @cached_property
+    def pairs(self) -> dict[int, int]:
+        """:func:`bidi_pairs` of the original text, found once for every span mapped."""
+        return bidi_pairs(self.original)
+
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original span of the visible span ``[start, end)``, widened over the bidi pairs it cuts."""
         n = len(self.kept)
@@ -60,7 +66,7 @@ class OffsetMap:
             at = self.kept[start] if start < n else len(self.original)
             return at, at
         a, b = self.kept[start], self.kept[min(end, n) - 1] + 1
-        pairs = bidi_pairs(self.original)
+        pairs = self.pairs
         changed = True
         while changed:
             changed = False
