@@ -63,3 +63,23 @@ class ArgumentError(KGError):
     """The arguments of a command or function do not make sense (too few papers, a window too short)."""
 
     exit_code = 2
+
+
+class InterruptSignal(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM, raised by :func:`raise_interrupt`.
+
+    A subclass, so that every ``except KeyboardInterrupt`` still catches it, but not KeyboardInterrupt
+    itself: CPython remembers a bare KeyboardInterrupt that ends a nested ``PyRun_*`` call (Cython modules
+    run some of their set-up that way) and then, at exit, kills the process with SIGINT instead of
+    returning the exit status the command chose (130).
+    """
+
+
+def raise_interrupt(signum: int, _frame: object) -> None:
+    """Signal handler for SIGINT and SIGTERM (installed by the command line): raise
+    :class:`InterruptSignal`. The process is on its way out, so from then on the errors of destructors
+    of objects the interrupt left half-built (an import cut short) are not printed."""
+    import sys
+
+    sys.unraisablehook = lambda _unraisable: None
+    raise InterruptSignal(signum)

@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from kg.build.checkpoints import POINTS
 from kg.build.outputs import OutputSet, deferred_signals, remove_stale, staging_name
 from kg.cli import cli
+from kg.errors import InterruptSignal, raise_interrupt
 
 OUTPUTS = ("kg.ttl", "graph.html", "report.html", "manifest.json")
 ABSTRACTS = [
@@ -143,6 +144,15 @@ def test_ctrl_c_during_start_up_exits_130_without_a_traceback(builds: dict) -> N
     stderr = proc.stderr.read()  # type: ignore[union-attr]
     assert code == 130, stderr
     assert "Traceback" not in stderr and "interrupted" in stderr
+
+
+def test_the_interrupt_handler_raises_a_keyboardinterrupt_subclass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``except KeyboardInterrupt`` catches it, but it is not the bare class CPython remembers when it
+    ends a nested ``PyRun_*`` call (a Cython import) and then turns into death by SIGINT at exit (-2)."""
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)
+    with pytest.raises(KeyboardInterrupt) as caught:
+        raise_interrupt(signal.SIGINT, None)
+    assert type(caught.value) is InterruptSignal
 
 
 # --------------------------------------------------------------------------- the commit step in-process

@@ -47,8 +47,12 @@ def cli() -> None:
 def main() -> None:
     """Entry point of the ``kg`` console script: click's usage errors as click prints them, and Ctrl-C at
     any point (start-up included) a one-line message and exit status 130, never a traceback."""
+    import signal
     import sys
 
+    from kg.errors import raise_interrupt
+
+    signal.signal(signal.SIGINT, raise_interrupt)
     try:
         cli.main(standalone_mode=False)
     except (KeyboardInterrupt, click.exceptions.Abort):

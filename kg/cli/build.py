@@ -10,6 +10,7 @@ import click
 
 from kg.build.engines import ENGINES
 from kg.entity_types import BY_NAME
+from kg.errors import raise_interrupt
 from kg.cli.common import handle_errors
 from kg.ingest.registry import format_names
 
@@ -20,10 +21,6 @@ PROGRESS_THRESHOLD = 40
 def _count(n: int, noun: str) -> str:
     """``"1 paper"``, ``"2 papers"``."""
     return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
-def _terminate(signum: int, _frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 @click.command()
@@ -80,7 +77,7 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
     if not inputs and not append:
         raise click.UsageError("give INPUTS (files or directories), or --append to rebuild the previous inputs")
     # SIGTERM (a service manager stopping the build) takes the same path as Ctrl-C
-    previous_term = signal.signal(signal.SIGTERM, _terminate)
+    previous_term = signal.signal(signal.SIGTERM, raise_interrupt)
     n_workers = workers or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
     cache: bool | Path = False if no_cache else (cache_dir or True)
     try:
