@@ -253,14 +253,14 @@ def test_each_link_has_exactly_one_mention(corpus_graph):
 def test_link_evidence_keeps_the_earliest_mention_of_each_link():
     from kg.extract.types import Mention, PaperExtraction
     from kg.rdf.papers import link_evidence
-    from kg.resolve.entities import Resolution
+    from kg.resolve.entities import Resolution, mention_key
 
     paper, sae, eeg = "https://w3id.org/paperkg/id/paper/0", "https://x/sae", "https://x/eeg"
     mentions = [Mention(90, 93, "Method", "SAE", "abbreviation-use"),
                 Mention(10, 34, "Method", "sparse autoencoder", "phrase"),
                 Mention(50, 53, "Method", "SAE", "proposal", proposed=True),
                 Mention(60, 63, "Modality", "EEG", "vocabulary")]
-    entity_of = {(paper, m.start, m.end, m.type): (eeg if m.type == "Modality" else sae) for m in mentions}
+    entity_of = {mention_key(paper, m): (eeg if m.type == "Modality" else sae) for m in mentions}
     links = link_evidence(paper, PaperExtraction(mentions=mentions), Resolution({}, entity_of))
     assert sorted((str(prop), str(e), m.start) for prop, e, m in links) == [
         (str(KG.hasModality), eeg, 60), (str(KG.proposes), sae, 50), (str(KG.usesMethod), sae, 10)]
@@ -274,7 +274,7 @@ def test_a_span_both_proposed_and_used_backs_only_the_proposal():
     paper, jvi = "https://w3id.org/paperkg/id/paper/0", "https://x/jvi"
     mentions = [Mention(10, 41, "Method", "jackknife variational inference", "term-phrase"),
                 Mention(10, 41, "Method", "jackknife variational inference", "abbreviation", proposed=True)]
-    entity_of = {(paper, 10, 41, "Method"): jvi}
+    entity_of = {(paper, 10, 41, "Method", False): jvi}
     links = link_evidence(paper, PaperExtraction(mentions=mentions), Resolution({}, entity_of))
     assert [(str(prop), m.rule) for prop, _e, m in links] == [(str(KG.proposes), "abbreviation")]
 

@@ -10,7 +10,7 @@ ENTITY_TYPES: tuple[str, ...] = TYPE_NAMES
 
 @dataclass(frozen=True, order=True)
 class Mention:
-    """One typed entity mention: characters ``start:end`` of the abstract.
+    """One typed entity mention: characters ``start:end`` of the abstract (of the title if ``in_title``).
 
     ``concept`` is the IRI of a vocabulary concept when the mention matched one; ``long_form`` and
     ``short_form`` are set when the mention is (part of) an abbreviation definition or use.
@@ -27,6 +27,8 @@ class Mention:
     long_form: str | None = None
     short_form: str | None = None
     proposed: bool = False
+    #: the mention is in the paper's title, not its abstract: ``start:end`` index the title
+    in_title: bool = False
     confidence: float | None = field(default=None, compare=False)
 
 

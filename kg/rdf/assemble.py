@@ -19,6 +19,7 @@ from typing import BinaryIO, Protocol
 import pyoxigraph as ox
 
 from kg.entity_types import TYPE_NAMES
+from kg.extract.title import with_title_name
 from kg.extract.types import PaperExtraction
 from kg.ingest.corpus import Paper
 from kg.rdf.fragments import Fragment, FragmentCache, FragmentMaker, ox_converter, paper_digest, replays
@@ -28,6 +29,11 @@ from kg.rdf.streamwrite import sort_key_lines, turtle_pieces, write_units
 WINDOW = 512
 #: source records in one window, at most (a paper read a thousand times writes a thousand source records)
 WINDOW_RECORDS = 4096
+
+
+def with_title(paper: Paper, extraction: PaperExtraction) -> PaperExtraction:
+    """The paper's extraction (of its abstract) with the name its title announces as a proposal."""
+    return with_title_name(extraction, paper.field("title"), paper.abstract)
 
 
 class Extractions(Protocol):
@@ -95,11 +101,13 @@ def _fragments(papers: Sequence[Paper], keys: Sequence[str], mentions: Sequence[
                extractions: Extractions, fragments: FragmentCache, maker: FragmentMaker,
                written: Written) -> Iterator[Fragment]:
     """Every paper's fragment (without Turtle), in input order, reused or made again and stored."""
+    from kg.resolve.entities import mention_key
+
     entity_of = maker.resolution.entity_of
     for start, end in windows(papers):
         window = papers[start:end]
         digests = [paper_digest(fragments.fingerprint, p, keys[start + i],
-                                [entity_of.get((p.iri, m.start, m.end, m.type)) for m in mentions[start + i].mentions])
+                                [entity_of.get(mention_key(p.iri, m)) for m in mentions[start + i].mentions])
                    for i, p in enumerate(window)]
         stored = list(fragments.metas([p.iri for p in window]))
         stale = [i for i, f in enumerate(stored) if f is None or f.digest != digests[i]]
@@ -109,7 +117,7 @@ def _fragments(papers: Sequence[Paper], keys: Sequence[str], mentions: Sequence[
             if i not in full and replays(maker.index, fragment.calls):  # type: ignore[union-attr]
                 out.append(fragment)
                 continue
-            extraction = full.pop(i, None) or extractions.get(keys[start + i])
+            extraction = with_title(paper, full.pop(i, None) or extractions.get(keys[start + i]))  # type: ignore[arg-type]
             draft = maker.draft(paper, extraction, digests[i])  # type: ignore[arg-type]
             drafts.append((paper.iri, draft))
             out.append(draft[0])
@@ -132,8 +140,9 @@ def write_graph(papers: Sequence[Paper], keys: Sequence[str], extractions: Extra
     vocabulary = load_vocabulary()
     rules: set[str] = set()
     mentions = []
-    for ex in extractions.get_many(keys):
-        mentions.append(PaperExtraction(mentions=ex.mentions, forms=ex.forms))
+    for paper, ex in zip(papers, extractions.get_many(keys), strict=True):
+        ex = with_title(paper, PaperExtraction(mentions=ex.mentions, forms=ex.forms))
+        mentions.append(ex)
         rules.update(m.rule for m in ex.mentions)
     resolution = resolve([(p.iri, m) for p, m in zip(papers, mentions)], vocabulary)
     maker = FragmentMaker(resolution, EntityIndex(resolution, vocabulary),

@@ -57,13 +57,14 @@ class Evidence:
     sentences: set[int] = field(default_factory=set)
     rules: set[str] = field(default_factory=set)
 
-    def cite(self, node: URIRef, start: int, end: int, rule: str) -> Iterator[Triple]:
-        """``node`` was found at characters ``start:end`` by ``rule``, in the sentence holding ``start``."""
+    def cite(self, node: URIRef, start: int, end: int, rule: str, in_title: bool = False) -> Iterator[Triple]:
+        """``node`` was found at characters ``start:end`` by ``rule``, in the sentence holding ``start``
+        (of the title when ``in_title``: no sentence node then)."""
         yield node, KG.start, Literal(start)
         yield node, KG.end, Literal(end)
         yield node, PROV.wasAttributedTo, extractor_iri(rule)
         self.rules.add(rule)
-        index = sentence_index(self.extraction, start)
+        index = None if in_title else sentence_index(self.extraction, start)
         if index is not None:
             self.sentences.add(index)
             yield node, KG.inSentence, sentence_iri(URIRef(self.paper.iri), index)
@@ -102,7 +103,7 @@ class EntityIndex:
              concept: str | None = None) -> str | None:
         """The IRI of an existing entity: by mention span, then by normalised name, then by concept."""
         if span is not None:
-            iri = self.resolution.entity_of.get((paper_iri, span[0], span[1], type_name))
+            iri = self.resolution.entity_of.get((paper_iri, span[0], span[1], type_name, False))
             if iri is not None:
                 return iri
         if concept and concept in self.resolution.entities:

@@ -47,7 +47,7 @@ CREATE TABLE IF NOT EXISTS fragments (
 
 #: the modules whose code decides a fragment's bytes, relative to the kg package (besides extraction and
 #: the keys of written forms, which the pipeline fingerprint covers)
-_WRITER_MODULES = ("rdf", "resolve/ids.py", "namespaces.py", "entity_types.py")
+_WRITER_MODULES = ("rdf", "extract/title.py", "resolve/ids.py", "namespaces.py", "entity_types.py")
 
 
 def writer_fingerprint(pipeline: str) -> str:

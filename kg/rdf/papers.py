@@ -9,13 +9,13 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, OWL, PROV, RDF, RDFS, SKOS, XSD
 
 from kg.extract.invisible import visible
-from kg.extract.terms import is_name
+from kg.extract.title import title_name
 from kg.entity_types import ENTITY_TYPES
 from kg.extract.types import Mention, PaperExtraction
 from kg.ingest.corpus import Paper
 from kg.namespaces import KG, SCHEMA
 from kg.rdf.evidence import Evidence, extractor_triples
-from kg.resolve.entities import Resolution
+from kg.resolve.entities import Resolution, mention_key
 from kg.resolve.ids import mention_iri, person_iri, source_iri
 
 Triple = tuple[URIRef, URIRef, object]
@@ -39,23 +39,6 @@ def code_iri(url: str) -> URIRef | None:
     except ValueError:
         return None
     return URIRef(iri)
-
-
-_TITLE_NAME = re.compile(r"^\s*([^:]{1,40}?)\s*:\s+\S")
-
-
-def title_name(title: str | None) -> str | None:
-    """The name a title gives before a colon: "GrASP: Gradient-Based Affordance Selection" -> "GrASP"."""
-    if not title:
-        return None
-    m = _TITLE_NAME.match(title)
-    if not m:
-        return None
-    name = m.group(1).strip()
-    words = name.split()
-    if len(words) > 3 or "," in name or not any(is_name(w) for w in words):
-        return None  # a catchy phrase ("Protect the weak: ..."), not a name
-    return name
 
 
 def short_title(paper: Paper, extraction: PaperExtraction) -> str:
@@ -153,14 +136,16 @@ def person_triples(person: URIRef, name: str, orcid: str | None) -> Iterator[Tri
 def link_evidence(paper_iri: str, extraction: PaperExtraction,
                   resolution: Resolution) -> list[tuple[URIRef, URIRef, Mention]]:
     """Each paper -> entity link once, as (property, entity, mention): the link's evidence is its
-    earliest mention in the abstract (the others back the same triple and add nothing to trace it)."""
+    earliest mention in the abstract, else in the title (the others back the same triple and add nothing
+    to trace it)."""
     links: dict[tuple[URIRef, URIRef], Mention] = {}
     # one span backs one link: where a span is both proposed and used, it is the proposal
-    proposed_spans = {(m.start, m.end, m.type) for m in extraction.mentions if m.proposed}
-    for m in sorted(extraction.mentions, key=lambda m: (m.start, m.end, m.type, m.rule)):
-        if not m.proposed and (m.start, m.end, m.type) in proposed_spans:
+    proposed_spans = {mention_key(paper_iri, m) for m in extraction.mentions if m.proposed}
+    for m in sorted(extraction.mentions, key=lambda m: (m.in_title, m.start, m.end, m.type, m.rule)):
+        key = mention_key(paper_iri, m)
+        if not m.proposed and key in proposed_spans:
             continue
-        iri = resolution.entity_of.get((paper_iri, m.start, m.end, m.type))
+        iri = resolution.entity_of.get(key)
         if iri is None:
             continue
         prop = KG.proposes if m.proposed else LINK_PROPERTY[m.type]
@@ -180,15 +165,18 @@ def link_triples(paper: Paper, extraction: PaperExtraction, resolution: Resoluti
     evidence = Evidence(paper, extraction)
     for prop, e, m in link_evidence(paper.iri, extraction, resolution):
         yield p, prop, e
-        mi = mention_iri(p, m.start, m.end, m.type)
+        mi = mention_iri(p, m.start, m.end, m.type, in_title=m.in_title)
         yield mi, RDF.type, KG.Mention
         yield mi, KG.paper, p
         yield mi, KG.entity, e
         yield mi, KG.property, prop
-        yield mi, KG.anchorText, Literal(paper.abstract[m.start : m.end])
+        text = paper.field("title") if m.in_title else paper.abstract
+        yield mi, KG.anchorText, Literal(text[m.start : m.end])
         if m.confidence is not None:
             yield mi, KG.confidence, Literal(decimal_text(m.confidence), datatype=XSD.decimal)
-        yield from evidence.cite(mi, m.start, m.end, m.rule)
+        if m.in_title:
+            yield mi, KG.inTitle, Literal(True)
+        yield from evidence.cite(mi, m.start, m.end, m.rule, in_title=m.in_title)
     yield from evidence.sentence_triples()  # the extractors are the corpus's (entity_triples)
 
 

@@ -29,12 +29,21 @@ class Entity:
     concept: str | None = None
 
 
+#: Where a mention is: (paper IRI, start, end, type, in the title rather than the abstract).
+MentionKey = tuple[str, int, int, str, bool]
+
+
+def mention_key(paper: str, m: Mention) -> MentionKey:
+    """The key of mention ``m`` of ``paper`` in :attr:`Resolution.entity_of`."""
+    return (paper, m.start, m.end, m.type, m.in_title)
+
+
 @dataclass
 class Resolution:
     """The entities of a corpus and, for each mention, the IRI of its entity."""
 
     entities: dict[str, Entity]
-    entity_of: dict[tuple[str, int, int, str], str]  # (paper, start, end, type) -> entity IRI
+    entity_of: dict[MentionKey, str]  # (paper, start, end, type, in the title) -> entity IRI
 
 
 def _count(counts: dict[str, int], form: str) -> None:
@@ -91,7 +100,7 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
         return short_map.get((m.type, key), key), None
 
     groups: dict[tuple[str, str], dict] = {}
-    entity_of: dict[tuple[str, int, int, str], str] = {}
+    entity_of: dict[MentionKey, str] = {}
     for paper, ex in papers:
         for m in ex.mentions:
             key, concept = canonical(m)
@@ -109,7 +118,7 @@ def resolve(papers: Iterable[tuple[str, PaperExtraction]], vocabulary: Vocabular
                 _count(g["long"], keys(m.long_form)[3])
             if m.short_form:
                 _count(g["short"], keys(m.short_form)[3])
-            entity_of[(paper, m.start, m.end, m.type)] = f"{m.type}\x00{key}"
+            entity_of[mention_key(paper, m)] = f"{m.type}\x00{key}"
 
     entities: dict[str, Entity] = {}
     iri_of_group: dict[str, str] = {}

@@ -73,9 +73,10 @@ def sentence_iri(paper: URIRef, index: int) -> URIRef:
     return URIRef(f"{paper}/s{index}")
 
 
-def mention_iri(paper: URIRef, start: int, end: int, type_name: str) -> URIRef:
-    """The IRI of the mention of a ``type_name`` entity at characters ``start:end`` of the abstract."""
-    return URIRef(f"{paper}/m{start}-{end}-{BY_NAME[type_name].segment}")
+def mention_iri(paper: URIRef, start: int, end: int, type_name: str, in_title: bool = False) -> URIRef:
+    """The IRI of the mention of a ``type_name`` entity at characters ``start:end`` of the abstract
+    (``m...``), or of the title (``t...``)."""
+    return URIRef(f"{paper}/{'t' if in_title else 'm'}{start}-{end}-{BY_NAME[type_name].segment}")
 
 
 def result_iri(paper: URIRef, index: int) -> URIRef:

@@ -1,0 +1,90 @@
+"""What a paper's title says it introduces: the name before the colon ("GrASP: Gradient-Based ...").
+
+The guidelines let the title decide a paper's name, and a name a title announces is nearly always
+what the paper proposes (86 of the 90 such titles in the training split; the rest differ in case).
+Abstracts often never write it ("HyperEmbed: Tradeoffs Between ..."), or write it without a proposing
+verb the abstract rules can see. :func:`with_title_name` is applied to a paper's extraction where the
+paper and its extraction meet (the graph writer), because the extraction itself is of the abstract alone
+and is cached by the abstract's text.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from kg.extract.lexicon import DATASET_NOUNS
+from kg.extract.terms import is_name
+from kg.extract.types import Mention, PaperExtraction
+from kg.keys import norm_key
+
+#: The extractor of names taken from titles (``prov:wasAttributedTo`` of their mentions).
+TITLE_RULE = "title-name"
+
+_TITLE_NAME = re.compile(r"^\s*([^:]{1,40}?)\s*:\s+\S")
+_METRIC_WORDS = frozenset({"metric", "measure", "score", "criterion", "index"})
+#: types a paper can propose (a modality is never coined)
+_PROPOSABLE = frozenset({"Method", "Dataset", "Metric", "Task"})
+
+
+def title_name(title: str | None) -> str | None:
+    """The name a title gives before a colon: "GrASP: Gradient-Based Affordance Selection" -> "GrASP".
+
+    At most three words, one of them name-like, and no comma: "Protect the weak: ..." is a phrase."""
+    if not title:
+        return None
+    m = _TITLE_NAME.match(title)
+    if not m:
+        return None
+    name = m.group(1).strip()
+    words = name.split()
+    if len(words) > 3 or "," in name or not any(is_name(w) for w in words):
+        return None
+    return name
+
+
+def title_name_type(title: str) -> str:
+    """The type of what the title names, from the words after its colon: "X: A Benchmark for ..." is a
+    Dataset, "X: An Evaluation Metric for ..." a Metric, anything else a Method."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z-]+", title.split(":", 1)[1])}
+    if words & DATASET_NOUNS:
+        return "Dataset"
+    if words & _METRIC_WORDS:
+        return "Metric"
+    return "Method"
+
+
+def _names(m: Mention) -> set[str]:
+    return {norm_key(x) for x in (m.text, m.short_form, m.long_form) if x}
+
+
+def with_title_name(extraction: PaperExtraction, title: str | None, abstract: str) -> PaperExtraction:
+    """``extraction`` with the name its ``title`` announces marked as proposed.
+
+    - Already proposed (as written, or as a short or long form): unchanged.
+    - Written in the abstract as a mention (not a vocabulary concept, which is never the paper's own):
+      those mentions become proposals, keeping their type.
+    - Written in the abstract but not a mention: a proposal there, typed by the title.
+    - Not written in the abstract: a proposal in the title (``in_title``; its offsets index the title).
+    """
+    name = title_name(title)
+    if not name or title is None:
+        return extraction
+    key = norm_key(name)
+    mentions = extraction.mentions
+    if any(m.proposed and key in _names(m) for m in mentions):
+        return extraction
+    written = [m for m in mentions if norm_key(m.text) == key]
+    if any(m.concept for m in written):
+        return extraction  # a well-known concept ("BERT: ..." in a later paper's title field): not coined here
+    written = [m for m in written if m.type in _PROPOSABLE]
+    if written:
+        marked = {m: dataclasses.replace(m, proposed=True) for m in written}
+        return dataclasses.replace(extraction, mentions=sorted(marked.get(m, m) for m in mentions))
+    type_name = title_name_type(title)
+    found = re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", abstract)
+    if found:
+        added = Mention(found.start(), found.end(), type_name, name, TITLE_RULE, proposed=True)
+    else:
+        start = title.index(name)
+        added = Mention(start, start + len(name), type_name, name, TITLE_RULE, proposed=True, in_title=True)
+    return dataclasses.replace(extraction, mentions=sorted([*mentions, added]))

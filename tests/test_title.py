@@ -1,0 +1,100 @@
+"""The name a title announces ("HyperEmbed: ...") becomes a proposal of the paper."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import DCTERMS, RDF, RDFS
+
+from kg.cli import cli
+from kg.extract.title import TITLE_RULE, title_name, title_name_type, with_title_name
+from kg.extract.types import Mention, PaperExtraction
+from kg.namespaces import KG
+
+
+@pytest.mark.parametrize("title, name", [
+    ("GrASP: Gradient-Based Affordance Selection for Planning", "GrASP"),
+    ("KO codes: inventing nonlinear encoding and decoding", "KO codes"),
+    ("Protect the weak: class-focused online learning", None),  # a phrase, no name-like word
+    ("Deep Learning, Briefly: a survey", None),  # a comma: a phrase
+    ("Learning Explainable Models Using Attribution Priors", None),  # no colon
+    ("A Very Long Four Words: a subtitle", None),
+    ("", None),
+    (None, None),
+])
+def test_title_name(title: str | None, name: str | None) -> None:
+    assert title_name(title) == name
+
+
+@pytest.mark.parametrize("title, type_name", [
+    ("RoboArena: A Benchmark for Robot Policies", "Dataset"),
+    ("CLIPScore: A Reference-free Evaluation Metric for Image Captioning", "Metric"),
+    ("HyperEmbed: Tradeoffs Between Resources and Performance", "Method"),
+])
+def test_the_subtitle_types_the_name(title: str, type_name: str) -> None:
+    assert title_name_type(title) == type_name
+
+
+TITLE = "HyperEmbed: Hyperdimensional Embeddings of N-gram Statistics"
+
+
+def _props(extraction: PaperExtraction) -> list[tuple]:
+    return sorted((m.start, m.end, m.type, m.text, m.rule, m.proposed, m.in_title) for m in extraction.mentions)
+
+
+@pytest.mark.parametrize("abstract, mentions, expected", [
+    # the abstract never writes it: a proposal in the title
+    ("We embed n-gram statistics.", [Mention(9, 26, "Method", "n-gram statistics", "phrase")],
+     [(0, 10, "Method", "HyperEmbed", TITLE_RULE, True, True),
+      (9, 26, "Method", "n-gram statistics", "phrase", False, False)]),
+    # written as mentions: every mention of it becomes the proposal, typed as it was
+    ("HyperEmbed is fast. HyperEmbed wins.", [Mention(0, 10, "Method", "HyperEmbed", "name"),
+                                             Mention(20, 30, "Method", "HyperEmbed", "name")],
+     [(0, 10, "Method", "HyperEmbed", "name", True, False), (20, 30, "Method", "HyperEmbed", "name", True, False)]),
+    # written, but no mention found it: a proposal where it is written, not inside a longer word
+    ("Our HyperEmbed-X and HyperEmbed are fast.", [],
+     [(21, 31, "Method", "HyperEmbed", TITLE_RULE, True, False)]),
+])
+def test_with_title_name(abstract: str, mentions: list[Mention], expected: list[tuple]) -> None:
+    assert _props(with_title_name(PaperExtraction(mentions=mentions), TITLE, abstract)) == expected
+
+
+@pytest.mark.parametrize("mentions", [
+    [Mention(0, 10, "Method", "HyperEmbed", "proposal", proposed=True)],  # already proposed
+    [Mention(0, 4, "Method", "HE", "abbreviation", short_form="HE", long_form="HyperEmbed", proposed=True)],
+    [Mention(0, 10, "Method", "HyperEmbed", "vocabulary", concept="https://w3id.org/paperkg/id/method/x")],
+])
+def test_with_title_name_leaves_what_is_proposed_or_well_known(mentions: list[Mention]) -> None:
+    extraction = PaperExtraction(mentions=mentions)
+    assert with_title_name(extraction, TITLE, "HyperEmbed is fast.") == extraction
+
+
+def test_no_title_name_no_change() -> None:
+    extraction = PaperExtraction(mentions=[Mention(0, 2, "Method", "GP", "name")])
+    assert with_title_name(extraction, "Learning with Gaussian Processes", "GP is fast.") is extraction
+    assert with_title_name(extraction, None, "GP is fast.") is extraction
+
+
+def test_the_graph_proposes_the_titles_name_with_its_mention_in_the_title(tmp_path: Path, nlp) -> None:
+    source = tmp_path / "in.jsonl"
+    abstract = ("Deep models for language are costly. We study distributed representations of n-gram "
+                "statistics formed by hyperdimensional computing, and show a tenfold memory reduction.")
+    source.write_text(json.dumps({"id": "p1", "title": TITLE, "abstract": abstract}) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["build", str(source), "-o", str(out), "--no-views", "--no-cache", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    g = Graph().parse(out / "kg.ttl")
+    paper = next(g.subjects(DCTERMS.identifier, Literal("p1")))
+    proposed = {str(g.value(e, RDFS.label)) for e in g.objects(paper, KG.proposes)}
+    assert proposed == {"HyperEmbed"}
+    mention = next(g.subjects(KG.inTitle, Literal(True)))
+    assert (mention, RDF.type, KG.Mention) in g and g.value(mention, KG.paper) == paper
+    assert (g.value(mention, KG.anchorText), g.value(mention, KG.start), g.value(mention, KG.end)) == (
+        Literal("HyperEmbed"), Literal(0), Literal(10))
+    assert g.value(mention, KG.inSentence) is None
+    assert str(mention) == f"{paper}/t0-10-method" and isinstance(mention, URIRef)
+    validated = CliRunner().invoke(cli, ["validate", "--graph", str(out / "kg.ttl")])
+    assert validated.exit_code == 0, validated.output
