@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 def main(argv: list[str] | None = None) -> int:
     import spacy
 
-    from kg import build as kg_build
+    from kg.build import pipeline as kg_build
     from kg.extract import model as kg_model
     from training.evaluate import SHIPPED, VARIANTS, configure
 

@@ -1,6 +1,7 @@
 """paperkg: knowledge graphs of research-paper abstracts.
 
 The public Python API is imported lazily so that ``import kg`` stays cheap and has no side effects.
+Building is ``kg.build.pipeline.build`` (``kg.build`` is the build stage's package).
 """
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ __version__ = "0.1.0"
 _API = {
     "load_graph": "kg.store.load",
     "run_query": "kg.sparql.run",
-    "build": "kg.build.pipeline",
 }
 
 __all__ = ["__version__", *_API]

@@ -144,3 +144,22 @@ def test_the_shipped_model_loads_from_the_package_and_is_deterministic(nlp):
     doc_a, doc_b = nlp(text), nlp(text)
     assert doc_a._.model_spans == doc_b._.model_spans and doc_a._.model_spans
     assert all(c is not None and 0.95 <= c <= 1.0 for *_, c in doc_a._.model_spans)
+
+
+def test_the_evaluation_harness_builds_a_graph_with_a_named_variant(tmp_path):
+    """training.evaluate drives the real build (in its own process: it reconfigures the pipeline)."""
+    import subprocess
+    import sys
+
+    from rdflib import Graph
+
+    from kg.namespaces import KG
+
+    script = ("import sys; from pathlib import Path; from training.evaluate import SHIPPED, VARIANTS, build_graph; "
+              "print(build_graph([Path(sys.argv[1])], Path(sys.argv[2]), VARIANTS[SHIPPED]))")
+    done = subprocess.run([sys.executable, "-c", script, str(FIXTURE / "corpus.jsonl"), str(tmp_path / "out")],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1], timeout=300)
+    assert done.returncode == 0, done.stderr
+    graph = Graph().parse(done.stdout.strip())
+    assert len(set(graph.subjects(predicate=None, object=KG.Paper))) == sum(
+        1 for line in (FIXTURE / "corpus.jsonl").read_text().splitlines() if line.strip())

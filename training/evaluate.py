@@ -82,7 +82,7 @@ def build_graph(inputs: list[Path], out: Path, variant: dict[str, Any], model: P
                 beam_width: int = 1, threshold: float = 0.0) -> Path:
     """Build ``inputs`` with the entity stage configured as ``variant`` (and the entity model at ``model``,
     None: the shipped one); the path of the Turtle."""
-    from kg import build as kg_build
+    from kg.build import pipeline as kg_build
 
     configure(variant)
     kg_model.COMPONENT_CONFIG["paperkg_entity_model"] = {"model_path": str(model) if model else None,
