@@ -42,10 +42,15 @@ SHIPPED = "model-fills-gaps+veto0.2-phrases"
 RELATIONS_SHIPPED: dict[str, Any] = dict(kg_model.COMPONENT_CONFIG["paperkg_relation_model"])
 RELATIONS_OFF: dict[str, Any] = {"use_model": False}
 
+#: The proposal stage (``paperkg_proposal_model``) as shipped, and switched off (the proposal rules alone).
+PROPOSALS_SHIPPED: dict[str, Any] = dict(kg_model.COMPONENT_CONFIG["paperkg_proposal_model"])
+PROPOSALS_OFF: dict[str, Any] = {"use_model": False}
+
 #: name -> the ``paperkg_entities`` configuration it runs (every combination measured in training/README.md);
-#: its ``relations`` key, when given, is the relation stage's configuration (else the shipped one).
+#: its ``relations`` and ``proposals`` keys, when given, are the relation and proposal stages' configurations
+#: (else the shipped ones).
 VARIANTS: dict[str, dict[str, Any]] = {
-    "rules": {"use_model": False, "relations": RELATIONS_OFF},
+    "rules": {"use_model": False, "relations": RELATIONS_OFF, "proposals": PROPOSALS_OFF},
     "model+rules": {"use_model": True, "drop_rules": []},
     "model+core-rules": {"use_model": True, "drop_rules": NOISY},
     "rules-confirmed": {"use_model": True, "drop_rules": [], "add_types": [], "confirm_rules": NOISY},
@@ -62,6 +67,8 @@ VARIANTS: dict[str, dict[str, Any]] = {
     SHIPPED: dict(kg_model.COMPONENT_CONFIG["paperkg_entities"]),
     # the shipped entity stage with the relation stage as the rules alone, the model alone, the model and
     # every rule (what ships, SHIPPED: the model and the rules precise on the dev split)
+    # the shipped stages with the proposal rules alone (what shipped before the proposal model)
+    f"{SHIPPED}+proposal-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"], "proposals": PROPOSALS_OFF},
     f"{SHIPPED}+relation-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"], "relations": RELATIONS_OFF},
     f"{SHIPPED}+relation-model": {**kg_model.COMPONENT_CONFIG["paperkg_entities"],
                                   "relations": {**RELATIONS_SHIPPED, "keep_rules": []}},
@@ -72,9 +79,10 @@ COLUMNS = ("all_entities", "Method", "Dataset", "Modality", "Task", "Metric", "p
 
 
 def configure(variant: dict[str, Any]) -> None:
-    """Set the entity and relation stages' configurations to ``variant`` (before the pipeline loads)."""
+    """Set the entity, proposal and relation stages' configurations to ``variant`` (before the pipeline loads)."""
     entities = dict(variant)
     kg_model.COMPONENT_CONFIG["paperkg_relation_model"] = dict(entities.pop("relations", RELATIONS_SHIPPED))
+    kg_model.COMPONENT_CONFIG["paperkg_proposal_model"] = dict(entities.pop("proposals", PROPOSALS_SHIPPED))
     kg_model.COMPONENT_CONFIG["paperkg_entities"] = entities
 
 

@@ -14,7 +14,7 @@ EXCLUDE: tuple[str, ...] = ("ner",)
 
 #: paperkg's components, in pipeline order (registered in kg.extract.components).
 COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_scierc_ner", "paperkg_entity_model", "paperkg_entities",
-                               "paperkg_proposals", "paperkg_results", "paperkg_relations", "paperkg_relation_model")
+                               "paperkg_proposals", "paperkg_proposal_model", "paperkg_results", "paperkg_relations", "paperkg_relation_model")
 
 #: Each component's configuration (spaCy's ``add_pipe(config=...)``). Chosen by measurement on the training
 #: corpus's dev split and gold_dev_corpus, with gold_dev kept at or above 0.80 (training/README.md): the rules'
@@ -30,6 +30,9 @@ COMPONENT_CONFIG: dict[str, dict] = {
     # relations: the trained relation model's, with the threshold and the rules kept (name variants and
     # "X extends Y", the rules precise on the dev split) chosen with it (kg/models/relations/meta.json)
     "paperkg_relation_model": {},
+    # proposals: the trained proposal model's judgement of every entity, with the threshold chosen with it
+    # on the dev split (kg/models/proposals/meta.json)
+    "paperkg_proposal_model": {},
 }
 
 #: Bump when extraction rules change, so cached extractions are invalidated.
@@ -61,6 +64,7 @@ def _load_nlp(model: str):  # -> spacy.Language
     import kg.extract.components  # noqa: F401  (registers the factories)
     import kg.extract.relations  # noqa: F401  (registers paperkg_relations)
     import kg.extract.relation_model  # noqa: F401  (registers paperkg_relation_model)
+    import kg.extract.proposal_model  # noqa: F401  (registers paperkg_proposal_model)
     import kg.extract.results  # noqa: F401  (registers paperkg_results)
     import kg.extract.entity_model  # noqa: F401  (registers paperkg_entity_model)
     import kg.extract.statistical  # noqa: F401  (registers paperkg_scierc_ner)

@@ -22,7 +22,6 @@ and stored with the weights (``meta.json``).
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -31,8 +30,8 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from kg.errors import ModelError
 from kg.extract.extensions import register_extensions
+from kg.extract.linear import LinearModel, read_linear
 from kg.extract.types import Mention, Relation
 
 #: Where the trained relation model ships, inside the package.
@@ -262,70 +261,29 @@ def pair_features(doc: Doc, s: Entity, o: Entity, own: Entity | None = None,
     return sorted(f)
 
 
-class RelationModel:
-    """The multinomial logistic regression: a feature index, weights (features x classes) and biases."""
+class RelationModel(LinearModel):
+    """The relation classifier: a :class:`~kg.extract.linear.LinearModel` over pair features, with the
+    sentence window, threshold and kept rules chosen with it on the dev split."""
 
     def __init__(self, features: Sequence[str], weights, bias, classes: Sequence[str] = CLASSES,
                  window: int = 1, threshold: float = 0.5, keep_rules: Sequence[str] | None = None) -> None:
-        import numpy
-
-        self.index = {name: i for i, name in enumerate(features)}
-        self.weights = numpy.asarray(weights, dtype=numpy.float32)
-        self.bias = numpy.asarray(bias, dtype=numpy.float32)
-        self.classes = tuple(classes)
+        super().__init__(features, weights, bias, classes)
         self.window = int(window)
         #: the threshold and the rules kept that were chosen on the dev split with this model
         self.threshold = float(threshold)
         self.keep_rules = None if keep_rules is None else tuple(keep_rules)
 
-    def probabilities(self, rows: Sequence[Sequence[str]]):
-        """Class probabilities (rows x classes) of feature lists (unknown features are ignored)."""
-        import numpy
-
-        out = numpy.tile(self.bias, (len(rows), 1))
-        for i, row in enumerate(rows):
-            cols = [self.index[x] for x in row if x in self.index]
-            if cols:
-                out[i] += self.weights[cols].sum(axis=0)
-        out -= out.max(axis=1, keepdims=True)
-        numpy.exp(out, out=out)
-        out /= out.sum(axis=1, keepdims=True)
-        return out
-
-    def save(self, where: Path, meta: dict) -> None:
-        import numpy
-
-        where.mkdir(parents=True, exist_ok=True)
-        features = sorted(self.index, key=self.index.get)
-        (where / "features.json").write_text(json.dumps(features, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
-        numpy.save(where / "weights.npy", self.weights.astype(numpy.float16))
-        meta = {**meta, "classes": list(self.classes), "bias": [round(float(x), 6) for x in self.bias],
-                "window": self.window, "threshold": self.threshold,
+    def settings(self) -> dict:
+        return {"window": self.window, "threshold": self.threshold,
                 "keep_rules": None if self.keep_rules is None else list(self.keep_rules)}
-        (where / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
 @lru_cache(maxsize=4)
 def load_model(path: str | None = None) -> RelationModel:
     """Load the trained relation model (``MODEL_DIR`` unless ``path``); cached, so it loads once per process."""
-    import numpy
-
     where = Path(path) if path else MODEL_DIR
-    files = [where / n for n in ("meta.json", "features.json", "weights.npy")]
-    if not all(p.is_file() for p in files):
-        raise ModelError(f"the relation model is missing at {where} (expected meta.json, features.json and "
-                         "weights.npy); reinstall paperkg from a full checkout, or retrain it with `python -m "
-                         f"training.train_relations --corpus ABSTRACTS.jsonl.gz --output {where}`")
-    try:
-        meta = json.loads(files[0].read_text(encoding="utf-8"))
-        features = json.loads(files[1].read_text(encoding="utf-8"))
-        weights = numpy.load(files[2])
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"cannot load the relation model at {where}: {exc}; retrain it with "
-                         "`python -m training.train_relations`") from exc
-    if weights.shape != (len(features), len(meta["classes"])):
-        raise ModelError(f"the relation model at {where} is inconsistent (weights {weights.shape}, "
-                         f"{len(features)} features); retrain it with `python -m training.train_relations`")
+    features, weights, meta = read_linear(where, "relation model", "python -m training.train_relations "
+                                          f"--corpus ABSTRACTS.jsonl.gz --output {where}")
     return RelationModel(features, weights, meta["bias"], meta["classes"], meta.get("window", 1),
                          meta.get("threshold", 0.5), meta.get("keep_rules"))
 

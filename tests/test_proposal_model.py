@@ -1,0 +1,91 @@
+"""The trained proposal classifier (kg.extract.proposal_model) and its training entry point."""
+from __future__ import annotations
+
+import pytest
+
+from kg.extract.types import Mention
+
+
+def test_the_shipped_proposal_model_loads_once_from_the_package_and_runs_in_the_pipeline(nlp):
+    from kg.extract.proposal_model import MODEL_DIR, ProposalClassifier, load_model
+
+    assert "paperkg_proposal_model" in nlp.pipe_names
+    assert nlp.pipe_names.index("paperkg_proposal_model") == nlp.pipe_names.index("paperkg_proposals") + 1
+    component = nlp.get_pipe("paperkg_proposal_model")
+    misses = load_model.cache_info().misses
+    assert component.model is load_model(str(MODEL_DIR)) is ProposalClassifier().model
+    assert load_model.cache_info().misses == misses
+    assert 0.0 < component.model.rule_threshold <= component.model.threshold < 1.0
+
+
+def test_a_coined_name_the_authors_introduce_is_proposed_and_a_known_method_they_use_is_not(nlp):
+    doc = nlp("We propose FlowMixer, a novel architecture for time series forecasting. FlowMixer combines "
+              "token mixing with a Transformer encoder. Experiments show that FlowMixer outperforms strong "
+              "baselines on five benchmarks.")
+    proposed = {p.text for p in doc._.proposed}
+    assert "FlowMixer" in proposed and "Transformer" not in proposed
+    assert doc._.paper_name == "FlowMixer"
+
+
+def test_switched_off_the_component_leaves_the_rules_proposals_alone(nlp):
+    from kg.extract.proposal_model import ProposalClassifier
+
+    doc = nlp.make_doc("x")
+    doc._.proposed, doc._.paper_name = [Mention(0, 1, "Method", "x", "proposal", proposed=True)], "x"
+    doc = ProposalClassifier(use_model=False)(doc)
+    assert [p.text for p in doc._.proposed] == ["x"] and doc._.paper_name == "x"
+
+
+def test_the_model_can_overrule_the_rules_both_ways(nlp):
+    """A threshold above every probability proposes nothing and keeps the rules' name; one at zero proposes
+    every candidate entity (no vocabulary concept among them)."""
+    from kg.extract.proposal_model import decide, load_model
+
+    doc = nlp("We propose FlowMixer, built on BERT, for forecasting.")
+    mentions, proposed, name = list(doc._.mentions), list(doc._.proposed), doc._.paper_name
+    model = load_model()
+    _, none, kept = decide(doc, mentions, proposed, "FlowMixer", model, threshold=1.01, rule_threshold=1.01)
+    assert none == [] and kept == "FlowMixer"
+    _, every, _ = decide(doc, mentions, proposed, name, model, threshold=0.0, rule_threshold=0.0)
+    assert "FlowMixer" in {p.text for p in every} and not any(p.concept for p in every)
+    assert all(p.proposed for p in every)
+
+
+def test_extra_candidates_are_abbreviation_sides_coined_names_and_phrases_where_the_authors_speak(nlp):
+    from kg.extract.proposal_model import extra_candidates
+
+    doc = nlp("We define perspective points for scene parsing. The cross-covariance attention (XCA) is cheap.")
+    found = {(m.text, m.rule) for m in extra_candidates(doc, [])}
+    assert ("perspective points", "candidate-phrase") in found
+    assert ("XCA", "candidate-abbreviation") in found or ("XCA", "candidate-name") in found
+    taken = [Mention(doc.text.index("XCA"), doc.text.index("XCA") + 3, "Method", "XCA", "abbreviation")]
+    assert "XCA" not in {m.text for m in extra_candidates(doc, taken)}
+
+
+def test_a_missing_proposal_model_names_the_retraining_command(tmp_path):
+    from kg.errors import ModelError
+    from kg.extract.proposal_model import load_model
+
+    with pytest.raises(ModelError, match="training.train_proposals"):
+        load_model(str(tmp_path))
+
+
+def test_proposal_training_runs_end_to_end_on_written_abstracts(nlp, tmp_path):
+    """training.train_proposals on eight invented abstracts (docs given, no corpus file): a loadable model
+    whose thresholds were chosen on the dev abstracts, and no temporary folder left behind."""
+    from kg.extract.proposal_model import load_model
+    from training.train_proposals import train
+
+    names = ["FooNet", "BarNet", "BazNet", "QuxNet", "ZapNet", "ZipNet", "DotNet", "RayNet"]
+    splits = ["train"] * 5 + ["dev", "dev", "test"]
+    docs = []
+    for i, (split, name) in enumerate(zip(splits, names)):
+        text = f"We propose {name}, a new model for image classification. {name} outperforms ResNet on CIFAR-10."
+        ann = {"proposes": [{"label": name, "aliases": [], "type": "Method"}]}
+        docs.append(({"id": f"written_{i}", "split": split, "annotation": ann}, nlp(text)))
+    out = tmp_path / "proposals"
+    report = train(None, out, docs=docs)
+    model = load_model(str(out))
+    assert model.threshold == report["threshold"] and model.rule_threshold == report["rule_threshold"]
+    assert set(report["table"]) >= {"rules"}
+    assert not out.with_name("proposals.tmp").exists()
