@@ -143,7 +143,8 @@ def test_the_shipped_model_loads_from_the_package_and_is_deterministic(nlp):
     text = (FIXTURE / "corpus.jsonl").read_text()
     doc_a, doc_b = nlp(text), nlp(text)
     assert doc_a._.model_spans == doc_b._.model_spans and doc_a._.model_spans
-    assert all(c is not None and 0.95 <= c <= 1.0 for *_, c in doc_a._.model_spans)
+    # the span categoriser's spans from 0.95, the tagger's (added where they overlap none) from 0.9
+    assert all(c is not None and 0.9 <= c <= 1.0 for *_, c in doc_a._.model_spans)
 
 
 def test_the_evaluation_harness_builds_a_graph_with_a_named_variant(tmp_path):

@@ -65,7 +65,7 @@ def pipeline_fingerprint(model: str | None = None) -> str:
     name = model or find_model()
     h = hashlib.sha256()
     h.update(f"paperkg-pipeline {PIPELINE_VERSION}\n{name}\n".encode())
-    for dist in (name, name.replace("_", "-"), "spacy"):
+    for dist in (name, name.replace("_", "-"), "spacy", "onnxruntime", "tokenizers"):
         try:
             h.update(f"{dist} {importlib.metadata.version(dist)}\n".encode())
         except importlib.metadata.PackageNotFoundError:

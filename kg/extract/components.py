@@ -21,6 +21,7 @@ from kg.extract import terms as T
 from kg.extract.modality import implied_modalities, in_passing, reported_modalities, working_modalities
 from kg.extract.lexicon import AMBIGUOUS_FORMS, DATASET_NOUNS, METRIC_HEADS
 from kg.extract.proposals import find_proposals
+from kg.extract.tagger import trim_edges
 from kg.extract.extensions import register_extensions
 from kg.extract.types import Mention
 from kg.namespaces import ID
@@ -28,7 +29,7 @@ from kg.extract.vocab import Vocabulary, load_vocabulary
 
 #: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
 RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "term-phrase": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
-                 "dataset-name": 3, "title-case": 3, "phrase": 2, "gerund-phrase": 2, "task-frame": 6, "statistical": 2, "modality-cue": 1,
+                 "dataset-name": 3, "title-case": 3, "phrase": 2, "task-frame": 6, "statistical": 2, "modality-cue": 1,
                  "modality-context": 1, "list-context": 4, "model": 5}
 
 
@@ -37,12 +38,17 @@ RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "te
 #: abbreviations, learning settings, metric phrases and modality cues stay.
 MODEL_REPLACES: tuple[str, ...] = ()
 
+#: Rules whose mentions keep their type where a model span of the same characters says otherwise, and
+#: outrank model spans they overlap: vocabularies, abbreviation definitions and their uses, the
+#: proposal rules, learning settings, task frames, metric and term phrases.
+PRINCIPLED_RULES: frozenset[str] = frozenset({"vocabulary", "abbreviation", "abbreviation-use", "proposal"})
+
 #: The types whose model spans become mentions.
 MODEL_TYPES: tuple[str, ...] = ("Method", "Dataset", "Task", "Metric")
 
-#: The heuristic rules (noun phrases, gerunds, task frames, capitalised terms, coined names) whose mentions
+#: The heuristic rules (noun phrases, task frames, capitalised terms, coined names) whose mentions
 #: the model may veto.
-HEURISTIC_RULES: tuple[str, ...] = ("phrase", "gerund-phrase", "task-frame", "title-case", "name", "dataset-name",
+HEURISTIC_RULES: tuple[str, ...] = ("phrase", "task-frame", "title-case", "name", "dataset-name",
                                     "term-phrase", "list-context")
 
 
@@ -168,8 +174,6 @@ class EntityRecognizer:
             if cls == "Task":
                 span = T.task_extension(doc, span)
             found.append(T.mention(span, cls, "phrase"))
-        for span in T.gerund_tasks(doc):
-            found.append(T.mention(span, "Task", "gerund-phrase"))
         vocabulary_tasks = {(m.start, m.end): m.concept for m in found if m.rule == "vocabulary" and m.type == "Task"}
         for span in T.framed_tasks(doc):
             # framed, a single word is a task too ("classification tasks"); a known one keeps its concept
@@ -214,6 +218,11 @@ def _unit_after_number(doc: Doc, start: int, end: int) -> bool:
         and doc[span.start - 1].like_num
 
 
+def _named_if_dataset(text: str, label: str) -> bool:
+    """A dataset is a named one (the guidelines): a capital or a digit somewhere ("foundation" is none)."""
+    return label != "Dataset" or any(c.isupper() or c.isdigit() for c in text)
+
+
 def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str],
                add_types: frozenset[str] = frozenset(MODEL_TYPES), confirm_rules: frozenset[str] = frozenset(),
                span_scores: "SpanScores | None" = None, veto_rules: frozenset[str] = frozenset(), veto_below: float = 0.0,
@@ -229,12 +238,17 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
     # another type gives way); text that is a link is never an entity
     text = doc.text  # built from the tokens on every access: once
     known = {(m.start, m.end): m.type for m in found if m.concept}
+    spans = [(*trim_edges(text, sp[0], sp[1]), *sp[2:]) for sp in spans]  # "pretrained transformer": a transformer
+    spans = [sp for sp in spans if sp[1] > sp[0]]
     spans = [sp for sp in spans if known.get((sp[0], sp[1]), sp[2]) == sp[2]
              and "://" not in text[sp[0]:sp[1]] and not text[sp[0]:sp[1]].startswith("www.")
-             and not _unit_after_number(doc, sp[0], sp[1])]
+             and not _unit_after_number(doc, sp[0], sp[1]) and _named_if_dataset(text[sp[0]:sp[1]], sp[2])]
     if gaps_only:  # the rules' mentions stand; the model adds only spans no rule mention overlaps
         taken = [(m.start, m.end) for m in found if m.type != "Modality"]
         spans = [sp for sp in spans if not any(a < sp[1] and sp[0] < b for a, b in taken)]
+    # a principled rule's mention keeps its characters and type: the model's span of the same characters goes
+    principled = {(m.start, m.end) for m in found if m.rule in PRINCIPLED_RULES}
+    spans = [sp for sp in spans if (sp[0], sp[1]) not in principled]
     by_span = {(a, b): label for a, b, label, _ in spans}
     concepts = {(m.start, m.end, m.type): m for m in found if m.concept}
 
@@ -260,7 +274,7 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
         return p is not None and p < veto_below
 
     out = [scored(m) for m in found if m.rule not in drop_rules
-           and (m.type == "Modality" or by_span.get((m.start, m.end), m.type) == m.type)
+           and (m.type == "Modality" or m.rule in PRINCIPLED_RULES or by_span.get((m.start, m.end), m.type) == m.type)
            and (m.rule not in confirm_rules or confirmed(m)) and not vetoed(m)]
     for a, b, label, confidence in spans:
         if label not in add_types:

@@ -144,10 +144,3 @@ decentralized distributed hierarchical inverse batch unsupervised semi-supervise
 positive-unlabeled noisy-label long-tailed imbalanced class-incremental domain-incremental constrained
 """.split())
 
-#: Verbs whose gerund with an object names a task ("detecting backdoor poisoning").
-TASK_VERBS = frozenset("""detect track identify predict generate classify segment forecast estimate
-sample simulate solve recognize recognise translate retrieve answer reconstruct summarize summarise
-impute discover synthesize synthesise edit localize localise plan control rank recommend cluster
-infer caption transcribe parse tag label ground register match restore denoise compress navigate
-manipulate grasp verify attribute unlearn merge prune quantize distill diagnose screen dock fold
-decode""".split())

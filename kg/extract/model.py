@@ -17,16 +17,17 @@ COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_scierc_ner", "p
                                "paperkg_proposals", "paperkg_proposal_model", "paperkg_results", "paperkg_relations", "paperkg_relation_model")
 
 #: Each component's configuration (spaCy's ``add_pipe(config=...)``). Chosen by measurement on the training
-#: corpus's dev split and gold_dev_corpus, with gold_dev kept at or above 0.80 (training/README.md): the rules'
-#: mentions stand; the trained span model adds the spans it scores at 0.95 or more where no rule found
-#: anything, and a method, dataset or metric found by a generic rule (noun phrase, gerund, Title Case) is
-#: dropped where the model scores its written form under 0.2 for its type wherever it occurs.
-#: Evaluation scripts may set it before the first ``load_nlp``.
+#: corpus's dev split and gold_dev_corpus, with gold_dev kept at or above 0.80 (training/README.md): both
+#: trained entity models run, the span categoriser's spans from 0.95 and the transformer tagger's from 0.9
+#: added where they overlap none of the span categoriser's; every model span becomes a mention and its type
+#: wins over a rule's on the same characters; a mention of a heuristic rule (noun phrase, task frame, Title
+#: Case, coined name) is dropped where the span categoriser scores its written form under 0.2 for its
+#: type wherever it occurs. Evaluation scripts may set it before the first ``load_nlp``.
 COMPONENT_CONFIG: dict[str, dict] = {
     "paperkg_entity_model": {"threshold": 0.95},
-    "paperkg_entities": {"use_model": True, "drop_rules": [], "gaps_only": True, "veto_below": 0.2,
-                         "veto_rules": ["phrase", "gerund-phrase", "title-case"],
-                         "veto_types": ["Method", "Dataset", "Metric"]},
+    "paperkg_entity_tagger": {"threshold": 0.9, "combine": True},
+    "paperkg_entities": {"use_model": True, "drop_rules": [], "veto_below": 0.2,
+                         "veto_rules": ["phrase", "task-frame", "title-case", "term-phrase"]},
     # relations: the trained relation model's, with the threshold and the rules kept (name variants and
     # "X extends Y", the rules precise on the dev split) chosen with it (kg/models/relations/meta.json)
     "paperkg_relation_model": {},
@@ -35,8 +36,14 @@ COMPONENT_CONFIG: dict[str, dict] = {
     "paperkg_proposal_model": {},
 }
 
+#: Which trained entity models run where ``paperkg_entity_model`` stands in :data:`COMPONENTS`: the span
+#: categoriser (``paperkg_entity_model``, kg/models/corpus_ner), the fine-tuned transformer tagger
+#: (``paperkg_entity_tagger``, kg/models/entity_tagger), or ``"both"``: the span categoriser, then the
+#: tagger adding its spans (what ships). Evaluation scripts may set it.
+ENTITY_MODEL: str = "both"
+
 #: Bump when extraction rules change, so cached extractions are invalidated.
-PIPELINE_VERSION = "3"
+PIPELINE_VERSION = "4"
 
 
 def find_model() -> str:
@@ -68,6 +75,7 @@ def _load_nlp(model: str):  # -> spacy.Language
     import kg.extract.results  # noqa: F401  (registers paperkg_results)
     import kg.extract.entity_model  # noqa: F401  (registers paperkg_entity_model)
     import kg.extract.statistical  # noqa: F401  (registers paperkg_scierc_ner)
+    from kg.extract.tagger import register as register_tagger
     from kg.extract.tokenizer import adapt_tokenizer
 
     name = model or find_model()
@@ -76,10 +84,16 @@ def _load_nlp(model: str):  # -> spacy.Language
     except OSError as exc:
         raise ModelError(f"cannot load spaCy pipeline {name!r}: {exc}; reinstall it with pip") from exc
     adapt_tokenizer(nlp)
+    register_tagger()
     uses_model = COMPONENT_CONFIG.get("paperkg_entities", {}).get("use_model", False)
     for component in COMPONENTS:
         if component == "paperkg_entity_model" and not uses_model:
             continue  # the trained model runs only when the entity stage reads it
+        if component == "paperkg_entity_model" and ENTITY_MODEL == "both":
+            nlp.add_pipe(component, config=COMPONENT_CONFIG.get(component, {}))
+            component = "paperkg_entity_tagger"  # after the span categoriser, adding to its spans
+        elif component == "paperkg_entity_model":
+            component = ENTITY_MODEL
         nlp.add_pipe(component, config=COMPONENT_CONFIG.get(component, {}))
     return nlp
 

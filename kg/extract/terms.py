@@ -17,7 +17,6 @@ from kg.extract.lexicon import (
     GENERIC_HEADS,
     GENERIC_METHOD_TERMS,
     LEARNING_SETTINGS,
-    TASK_VERBS,
     GENERIC_MODIFIERS,
     METHOD_HEADS,
     NOT_NAMES,
@@ -324,27 +323,6 @@ def _coordinated_qualities(tokens: list[Token]) -> bool:
     They say how good something is, not which task it is."""
     return any((t.pos_ == "CCONJ" or t.text == ",") and 0 < k < len(tokens) - 2 and tokens[k - 1].pos_ == "ADJ"
                and tokens[k + 1].pos_ in {"ADJ", "CCONJ", "ADV"} for k, t in enumerate(tokens))
-
-
-def gerund_tasks(doc: Doc) -> Iterator[Span]:
-    """Tasks written as a gerund and its object after "for"/"of": "for sampling constrained distributions"."""
-    for tok in doc:
-        if tok.tag_ != "VBG" or tok.lemma_.lower() not in TASK_VERBS:
-            continue
-        if not (tok.dep_ == "pcomp" and tok.head.lower_ in {"for", "of", "on", "in", "to", "from"}) and tok.dep_ != "conj":
-            continue
-        objs = [c for c in tok.children if c.dep_ == "dobj" and c.pos_ in {"NOUN", "PROPN"}]
-        if not objs:
-            continue
-        obj = objs[0]
-        if any(c.dep_ in {"det", "poss"} for c in obj.children):
-            continue
-        left = min([obj.i] + [c.i for c in obj.lefts if c.dep_ in {"amod", "compound"} and c.pos_ != "DET"])
-        tokens = [t for t in doc[left : obj.i + 1]]
-        tokens = _strip_edges(tokens)
-        if not tokens or len(tokens) > 4 or tokens[0].i != left or tok.lower_ in {"using", "making", "having", "being", "providing", "including", "allowing", "enabling", "achieving"}:
-            continue
-        yield doc[tok.i : obj.i + 1]
 
 
 def task_extension(doc: Doc, span: Span) -> Span:

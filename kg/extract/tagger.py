@@ -1,0 +1,315 @@
+"""paperkg's trained entity tagger: a small transformer (BIO tags over wordpieces) run through onnxruntime.
+
+The model (``kg/models/entity_tagger``: ``model.onnx``, ``tokenizer.json``, ``meta.json``) is fine-tuned
+by ``python -m training.train_tagger`` on the training corpus's train split. Running it needs only
+onnxruntime, the tokenizers library and numpy. The helpers here are pure (windows over long texts,
+decoding tag probabilities into character spans, span probabilities); :class:`Tagger` holds the session.
+"""
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_right
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy
+
+from kg.errors import ModelError
+
+#: Where the trained tagger ships, inside the package.
+TAGGER_DIR: Path = Path(__file__).resolve().parents[1] / "models" / "entity_tagger"
+
+#: The span types the tagger finds, and its BIO tags (index 0 is outside any span).
+LABELS: tuple[str, ...] = ("Method", "Dataset", "Task", "Metric")
+TAGS: tuple[str, ...] = ("O", *(f"{p}-{label}" for label in LABELS for p in ("B", "I")))
+
+#: A span as ``(start_char, end_char, label, confidence)``.
+TagSpan = tuple[int, int, str, float]
+
+
+def windows(n: int, size: int, overlap: int) -> list[tuple[int, int]]:
+    """``[a, b)`` windows of at most ``size`` items covering ``range(n)``, each sharing ``overlap`` with the next."""
+    if n <= size:
+        return [(0, n)]
+    step = max(1, size - overlap)
+    out, a = [], 0
+    while True:
+        b = min(n, a + size)
+        out.append((a, b))
+        if b == n:
+            return out
+        a += step
+
+
+def window_probs(ids: Sequence[int], run: Callable, size: int, overlap: int, cls: int, sep: int) -> numpy.ndarray:
+    """Tag probabilities ``(len(ids), len(TAGS))`` of a text's wordpieces, run window by window.
+
+    ``run(ids, mask)`` takes padded ``(batch, width)`` lists and returns ``(batch, width, tags)``
+    probabilities. Where windows overlap, each wordpiece takes the window in which it stands farther
+    from an edge."""
+    spans = windows(len(ids), size - 2, overlap)
+    if not ids:
+        return numpy.zeros((0, len(TAGS)), dtype=numpy.float32)
+    width = max(b - a for a, b in spans) + 2
+    batch_ids = [[cls, *ids[a:b], sep] + [0] * (width - (b - a) - 2) for a, b in spans]
+    batch_mask = [[1] * (b - a + 2) + [0] * (width - (b - a) - 2) for a, b in spans]
+    probs = numpy.asarray(run(batch_ids, batch_mask))
+    out = numpy.zeros((len(ids), probs.shape[-1]), dtype=numpy.float32)
+    margin = numpy.full(len(ids), -1)
+    for row, (a, b) in enumerate(spans):
+        for k in range(a, b):
+            m = min(k - a, b - 1 - k)
+            if m > margin[k]:
+                margin[k] = m
+                out[k] = probs[row, k - a + 1]
+    return out
+
+
+#: A word: letters and digits, joined by hyphens, slashes, apostrophes, dots or plus signs with no space
+#: ("zero-shot", "ResNet-50", "GPT-4o", "v1.5", "pass@1"); a span never starts or ends inside one.
+WORD = re.compile(r"\w+(?:[-\u2010\u2011\u2013/'\u2019+.@]\w+)*")
+
+#: Words a span never starts or ends with (the tagger sometimes runs a span on into them).
+EDGE_WORDS = frozenset("a an the and or of per for to in on by via with from our this these their its as at"
+                       " pretrained pre-trained".split())  # a training state names no method
+
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+def _balanced(text: str) -> bool:
+    stack = []
+    for c in text:
+        if c in _PAIRS:
+            stack.append(_PAIRS[c])
+        elif c in _PAIRS.values() and (not stack or stack.pop() != c):
+            return False
+    return not stack
+
+
+def trim_edges(text: str, start: int, end: int) -> tuple[int, int]:
+    """``start:end`` without the function words and punctuation at its edges."""
+    while True:
+        piece = text[start:end]
+        stripped = piece.strip(" \t\n,;:.-\u2013\u2014/")
+        start += len(piece) - len(piece.lstrip(" \t\n,;:.-\u2013\u2014/"))
+        end = start + len(stripped) if stripped else start
+        words = text[start:end].split()
+        if len(words) > 1 and words[0].lower() in EDGE_WORDS:
+            start = text.index(words[1], start + len(words[0]))
+            continue
+        if len(words) > 1 and words[-1].lower() in EDGE_WORDS:
+            end = text.rindex(words[-2], start, end - len(words[-1])) + len(words[-2])
+            continue
+        return start, end
+
+
+def decode(probs: numpy.ndarray, offsets: Sequence[tuple[int, int]], text: str) -> list[TagSpan]:
+    """The spans of the most likely tags, with the confidence of the least sure word in each.
+
+    Tags are read word by word (:data:`WORD`), from each word's first piece: a span starts at ``B-X`` (or an
+    ``I-X`` that follows no ``X``), goes on over ``I-X`` words and punctuation, and covers whole words. Its
+    edges lose function words and punctuation, and a span with unbalanced brackets is left out."""
+    if len(probs) == 0:
+        return []
+    words = [(m.start(), m.end()) for m in WORD.finditer(text)]
+    starts = [a for a, _ in words]
+    best = probs.argmax(axis=1).tolist()
+    spans: list[list] = []  # [start, end, label, confidence]
+    current: list | None = None
+    word_seen = -1
+    for i, (a, b) in enumerate(offsets):
+        if b <= a:
+            continue
+        w = bisect_right(starts, a) - 1
+        in_word = w >= 0 and a < words[w][1]
+        if in_word and w == word_seen:
+            continue  # a word is decided by its first piece
+        name = TAGS[best[i]]
+        p = float(probs[i, best[i]])
+        if in_word:
+            word_seen = w
+            a, b = words[w]
+        if name == "O":
+            current = None
+            continue
+        prefix, label = name.split("-", 1)
+        if current is not None and current[2] == label and prefix == "I":
+            current[1], current[3] = b, min(current[3], p)
+        elif not in_word:
+            current = None  # punctuation starts nothing
+        else:
+            current = [a, b, label, p]
+            spans.append(current)
+    out: list[TagSpan] = []
+    for a, b, label, conf in spans:
+        a, b = trim_edges(text, a, b)
+        if b > a and _balanced(text[a:b]) and any(c.isalnum() for c in text[a:b]):
+            out.append((a, b, label, round(conf, 3)))
+    return out
+
+
+class TokenScores:
+    """Span probabilities from a tagger's wordpiece probabilities, for one text.
+
+    ``prob(start, end, label)`` is the probability that exactly the characters ``start:end`` are one span
+    of ``label`` (its first piece ``B``, the others ``I``, the next piece not ``I``), None when those
+    characters do not fall on piece boundaries; ``best(text, label)`` the highest such probability over
+    every place the written form is, None when it is nowhere."""
+
+    __slots__ = ("_probs", "_starts", "_ends", "_text")
+
+    def __init__(self, probs: numpy.ndarray, offsets: Sequence[tuple[int, int]], text: str) -> None:
+        self._probs, self._text = probs, text
+        self._starts = {a: i for i, (a, b) in enumerate(offsets) if b > a}
+        self._ends = {}
+        for i, (a, b) in enumerate(offsets):
+            if b > a:
+                self._ends[b] = i
+
+    def prob(self, start: int, end: int, label: str) -> float | None:
+        i, j = self._starts.get(start), self._ends.get(end)
+        if i is None or j is None or j < i or label not in LABELS:
+            return None
+        b, inside = TAGS.index(f"B-{label}"), TAGS.index(f"I-{label}")
+        p = float(self._probs[i, b])
+        for k in range(i + 1, j + 1):
+            p *= float(self._probs[k, inside])
+        if j + 1 < len(self._probs):
+            p *= 1.0 - float(self._probs[j + 1, inside])
+        return round(p, 3)
+
+    def best(self, text: str, label: str) -> float | None:
+        if not text:
+            return None
+        found, at = [], self._text.find(text)
+        while at != -1:
+            p = self.prob(at, at + len(text), label)
+            if p is not None:
+                found.append(p)
+            at = self._text.find(text, at + 1)
+        return max(found) if found else None
+
+    def __len__(self) -> int:
+        return len(self._probs)
+
+
+class Tagger:
+    """The exported tagger: ``spans(text)`` and ``analyse(texts)`` over an onnxruntime session."""
+
+    def __init__(self, path: str | None = None, threads: int = 0) -> None:
+        where = Path(path) if path else TAGGER_DIR
+        missing = [n for n in ("model.onnx", "tokenizer.json", "meta.json") if not (where / n).is_file()]
+        if missing:
+            raise ModelError(f"the entity tagger is incomplete at {where} (missing {', '.join(missing)}); reinstall "
+                             "paperkg from a full checkout, or retrain it with `python -m training.train_tagger "
+                             f"--corpus ABSTRACTS.jsonl.gz --output {where}`")
+        try:
+            import onnxruntime
+            from tokenizers import Tokenizer
+        except ImportError as exc:  # pragma: no cover - both are dependencies of paperkg
+            raise ModelError(f"the entity tagger needs onnxruntime and tokenizers ({exc}); "
+                             "reinstall paperkg with pip") from exc
+        self.meta = json.loads((where / "meta.json").read_text(encoding="utf-8"))
+        if tuple(self.meta.get("tags", ())) != TAGS:
+            raise ModelError(f"{where / 'meta.json'}: the model's tags {self.meta.get('tags')} are not paperkg's "
+                             f"{list(TAGS)}; retrain it with `python -m training.train_tagger`")
+        self.tokenizer = Tokenizer.from_file(str(where / "tokenizer.json"))
+        self.tokenizer.no_padding()
+        self.tokenizer.no_truncation()
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = int(threads) if threads > 0 else default_threads()
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            self.session = onnxruntime.InferenceSession(str(where / "model.onnx"), options,
+                                                        providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own unrelated classes
+            raise ModelError(f"cannot load the entity tagger at {where / 'model.onnx'}: {exc}; retrain it with "
+                             "`python -m training.train_tagger`") from exc
+        self.window, self.overlap = int(self.meta["window"]), int(self.meta["overlap"])
+        self.cls, self.sep = self.tokenizer.token_to_id("[CLS]"), self.tokenizer.token_to_id("[SEP]")
+
+    def _run(self, ids: list[list[int]], mask: list[list[int]]) -> numpy.ndarray:
+        logits = self.session.run(["logits"], {"input_ids": numpy.asarray(ids, dtype=numpy.int64),
+                                               "attention_mask": numpy.asarray(mask, dtype=numpy.int64)})[0]
+        logits = logits - logits.max(axis=-1, keepdims=True)
+        e = numpy.exp(logits)
+        return e / e.sum(axis=-1, keepdims=True)
+
+    def analyse(self, text: str) -> tuple[list[TagSpan], TokenScores]:
+        """The spans the tagger finds in ``text`` and the span probabilities behind them."""
+        enc = self.tokenizer.encode(text, add_special_tokens=False)
+        probs = window_probs(enc.ids, self._run, self.window, self.overlap, self.cls, self.sep)
+        return decode(probs, enc.offsets, text), TokenScores(probs, enc.offsets, text)
+
+    def spans(self, text: str) -> list[TagSpan]:
+        """The spans the tagger finds in ``text``: ``(start_char, end_char, label, confidence)``."""
+        return self.analyse(text)[0]
+
+
+def default_threads() -> int:
+    """Threads for the tagger: one in a worker process of a parallel build (its siblings use the other
+    cores), else up to two, so that a one-worker build uses the machine's second core for the model."""
+    import multiprocessing
+    import os
+
+    return 1 if multiprocessing.parent_process() is not None else max(1, min(2, os.cpu_count() or 1))
+
+
+@lru_cache(maxsize=4)
+def load_tagger(path: str | None = None, threads: int = 0) -> Tagger:
+    """The tagger at ``path`` (None: the one shipped in the package) running on ``threads`` (0:
+    :func:`default_threads`); cached, so it loads once per process."""
+    return Tagger(path, threads)
+
+
+class TaggerComponent:
+    """Sets ``doc._.model_spans`` and ``doc._.model_scores`` from the tagger; ``doc.ents`` is left alone.
+
+    Spans under ``threshold`` are left out; a span is widened to whole spaCy tokens. With ``combine`` the
+    tagger runs after the span categoriser (``paperkg_entity_model``): its spans join those already on the
+    doc where they overlap none of them, and the span categoriser's scores stay ``doc._.model_scores``."""
+
+    def __init__(self, model_path: str | None = None, threshold: float = 0.0, threads: int = 0,
+                 combine: bool = False) -> None:
+        from kg.extract.extensions import register_extensions
+
+        register_extensions()
+        self.tagger = load_tagger(model_path, threads)
+        self.threshold = float(threshold)
+        self.combine = combine
+
+    def __call__(self, doc):  # (Doc) -> Doc
+        spans, scores = self.tagger.analyse(doc.text)
+        out = []
+        for a, b, label, confidence in spans:
+            if confidence < self.threshold:
+                continue
+            span = doc.char_span(a, b, alignment_mode="expand")
+            if span is not None and span.text.strip():
+                out.append((span.start_char, span.end_char, label, confidence))
+        if self.combine and doc._.model_spans is not None:
+            before = list(doc._.model_spans)
+            out = before + [sp for sp in out if not any(a < sp[1] and sp[0] < b for a, b, *_ in before)]
+        else:
+            doc._.model_scores = scores
+        doc._.model_spans = sorted(set(out))
+        return doc
+
+
+def make_tagger_component(nlp, name: str, model_path: str | None, threshold: float, threads: int,
+                          combine: bool) -> TaggerComponent:
+    """Factory of ``paperkg_entity_tagger`` (``model_path`` None: the tagger shipped in the package)."""
+    return TaggerComponent(model_path, threshold, threads, combine)
+
+
+def register() -> None:
+    """Register the ``paperkg_entity_tagger`` factory with spaCy (idempotent)."""
+    from spacy.language import Language
+
+    if not Language.has_factory("paperkg_entity_tagger"):
+        Language.factory("paperkg_entity_tagger",
+                         default_config={"model_path": None, "threshold": 0.0, "threads": 0,
+                                         "combine": False})(make_tagger_component)

@@ -1,0 +1,149 @@
+"""The transformer entity tagger: its pure helpers, the shipped model, and training end to end on a tiny corpus."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy
+import pytest
+from hypothesis import given, strategies as st
+
+from kg.extract.tagger import TAGS, TAGGER_DIR, TokenScores, decode, load_tagger, window_probs, windows
+
+FIXTURE = Path(__file__).parent / "data" / "training"
+
+
+@given(st.integers(0, 2000), st.integers(4, 512), st.integers(0, 200))
+def test_windows_cover_every_item_within_the_size_and_share_the_overlap(n, size, overlap):
+    overlap = min(overlap, size - 1)
+    spans = windows(n, size, overlap)
+    assert spans[0][0] == 0 and spans[-1][1] == n
+    assert all(0 < b - a <= size or n == 0 for a, b in spans)
+    assert all(a2 <= b1 and b1 - a2 <= overlap for (_, b1), (a2, _) in zip(spans, spans[1:]))
+
+
+def _onehot(tags: list[str], p: float = 0.9) -> numpy.ndarray:
+    out = numpy.full((len(tags), len(TAGS)), (1 - p) / (len(TAGS) - 1), dtype=numpy.float32)
+    for i, tag in enumerate(tags):
+        out[i, TAGS.index(tag)] = p
+    return out
+
+
+def test_decode_turns_bio_tags_into_character_spans_with_the_least_sure_piece_as_confidence():
+    text = "We use Graph Mixers on ImageNet."
+    offsets = [(0, 2), (3, 6), (7, 12), (13, 16), (16, 19), (20, 22), (23, 31), (31, 32)]  # "mix" "##ers"
+    probs = _onehot(["O", "O", "B-Method", "I-Method", "I-Method", "O", "B-Dataset", "O"])
+    probs[3] = _onehot(["I-Method"], 0.6)[0]
+    assert decode(probs, offsets, text) == [(7, 19, "Method", 0.6), (23, 31, "Dataset", 0.9)]
+
+
+def test_decode_reads_each_word_from_its_first_piece_and_never_splits_a_word():
+    text = "the Mixers work"
+    offsets = [(0, 3), (4, 7), (7, 10), (11, 15)]  # "mix" "##ers"
+    # a span ending on the word's first piece takes the rest of the word
+    assert decode(_onehot(["O", "B-Method", "O", "O"]), offsets, text) == [(4, 10, "Method", 0.9)]
+    # a tag on a word's later piece decides nothing
+    assert decode(_onehot(["O", "O", "B-Method", "O"]), offsets, text) == []
+
+
+def test_decode_keeps_hyphenated_words_whole_and_trims_edges_and_unbalanced_brackets():
+    text = "zero-shot transfer and (category) shift"
+    offsets = [(0, 4), (4, 5), (5, 9), (10, 18), (19, 22), (23, 24), (24, 32), (32, 33), (34, 39)]
+    probs = _onehot(["B-Task", "O", "O", "I-Task", "I-Task", "O", "B-Method", "I-Method", "I-Method"])
+    # "zero-shot transfer and" loses its "and"; "category) shift" has an unmatched bracket
+    assert decode(probs, offsets, text) == [(0, 18, "Task", 0.9)]
+
+
+def test_window_probs_runs_long_texts_in_overlapping_windows_and_keeps_the_central_prediction():
+    seen = []
+
+    def run(ids, mask):
+        seen.append(len(ids))
+        out = numpy.zeros((len(ids), len(ids[0]), len(TAGS)))
+        for r, row in enumerate(ids):
+            for c, token in enumerate(row):
+                out[r, c, 0] = token + 1000 * r  # which window answered
+        return out
+
+    ids = list(range(1, 21))
+    probs = window_probs(ids, run, size=10, overlap=4, cls=-1, sep=-2)
+    assert seen == [4] and probs.shape == (20, len(TAGS))
+    assert [int(v) % 1000 for v in probs[:, 0]] == ids  # every piece answered by a window that holds it
+    assert int(probs[6, 0]) // 1000 == 1  # piece 7 stands nearer the middle of the second window (4..12)
+
+
+def test_token_scores_give_the_probability_of_exactly_a_span():
+    text = "graph neural network"
+    offsets = [(0, 5), (6, 12), (13, 20)]
+    scores = TokenScores(_onehot(["B-Method", "I-Method", "I-Method"], 0.9), offsets, text)
+    whole = scores.prob(0, 20, "Method")
+    assert whole == pytest.approx(0.9 ** 3, abs=1e-3)
+    assert scores.prob(0, 12, "Method") < 0.1  # the next piece continues the span
+    assert scores.prob(0, 20, "Task") < 0.01 and scores.prob(1, 20, "Method") is None
+    assert scores.best("graph neural network", "Method") == whole and scores.best("nowhere", "Method") is None
+
+
+def test_the_shipped_tagger_loads_offline_once_and_gives_the_same_output_twice(nlp):
+    assert (TAGGER_DIR / "model.onnx").stat().st_size < 50 * 1024 * 1024
+    assert load_tagger() is load_tagger()  # loaded once per process
+    meta = json.loads((TAGGER_DIR / "meta.json").read_text())
+    assert tuple(meta["tags"]) == TAGS and meta["dev_span_exported"]["f1"] > 0.5
+    text = "We fine-tune BERT on SQuAD and report exact match for question answering."
+    first, second = load_tagger().spans(text), load_tagger().spans(text)
+    assert first == second
+    found = {(text[a:b], label) for a, b, label, _ in first}
+    assert ("BERT", "Method") in found and ("question answering", "Task") in found
+    assert all(0.0 <= c <= 1.0 for *_, c in first)
+
+
+def test_the_pipeline_runs_the_tagger_and_its_spans_fall_on_token_boundaries(nlp):
+    assert "paperkg_entity_tagger" in nlp.pipe_names
+    doc = nlp("We evaluate ResNet-50 on CIFAR-10 for image classification, reporting top-1 accuracy.")
+    starts, ends = {t.idx for t in doc}, {t.idx + len(t) for t in doc}
+    assert doc._.model_spans and all(a in starts and b in ends for a, b, *_ in doc._.model_spans)
+
+
+def test_training_the_tagger_runs_end_to_end_on_a_tiny_corpus(tmp_path):
+    """One epoch on six invented abstracts over a tiny random encoder (so training never rots)."""
+    from transformers import BertConfig, BertModel
+
+    from kg.extract.tagger import Tagger
+    from training.train_tagger import train
+
+    base = tmp_path / "base"
+    BertModel(BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                         intermediate_size=64)).save_pretrained(base)
+    (base / "tokenizer.json").write_bytes((TAGGER_DIR / "tokenizer.json").read_bytes())
+    out = tmp_path / "tagger"
+    meta = train(FIXTURE / "corpus.jsonl", base, out, FIXTURE / "annotations", epochs=1, threads=1)
+    assert meta["chosen_epoch"] == 1 and sorted(p.name for p in out.iterdir()) == ["meta.json", "model.onnx",
+                                                                                   "tokenizer.json"]
+    assert not out.with_name("tagger.work").exists() and not out.with_name("tagger.new").exists()
+    spans = Tagger(str(out)).spans("We propose FlowMixer, evaluated on GLUE with accuracy.")
+    assert all(label in {"Method", "Dataset", "Task", "Metric"} for _, _, label, _ in spans)
+
+
+def test_combined_the_tagger_adds_only_spans_that_overlap_none_of_the_span_categorisers(nlp):
+    from kg.extract.tagger import TaggerComponent
+
+    text = "We fine-tune BERT on SQuAD and report exact match for question answering."
+    alone = TaggerComponent(threshold=0.0)(nlp.make_doc(text))._.model_spans
+    bert = text.index("BERT")
+    doc = nlp.make_doc(text)
+    doc._.model_spans = [(bert, bert + 4, "Dataset", 0.97)]  # what the span categoriser said, kept as it is
+    got = TaggerComponent(threshold=0.0, combine=True)(doc)._.model_spans
+    assert (bert, bert + 4, "Dataset", 0.97) in got and not any(a == bert and label == "Method" for a, _, label, _ in got)
+    assert set(got) == {(bert, bert + 4, "Dataset", 0.97)} | {sp for sp in alone if not sp[0] < bert + 4 <= sp[1]
+                                                              and not bert < sp[1] <= bert + 4}
+    assert doc._.model_scores is None  # the span categoriser's scores (none here) stay
+
+
+def test_a_model_dataset_without_a_capital_or_digit_is_no_named_dataset(nlp):
+    from kg.extract.components import with_model
+
+    text = "EEG foundation models are tested on TUAB and on CIFAR-10."
+    doc = nlp.make_doc(text)
+    spans = [(4, 14, "Dataset", 0.99), (text.index("TUAB"), text.index("TUAB") + 4, "Dataset", 0.99),
+             (text.index("CIFAR"), text.index("CIFAR") + 8, "Dataset", 0.99)]
+    got = with_model([], spans, doc, frozenset())
+    assert sorted(m.text for m in got) == ["CIFAR-10", "TUAB"]
