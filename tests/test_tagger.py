@@ -147,3 +147,16 @@ def test_a_model_dataset_without_a_capital_or_digit_is_no_named_dataset(nlp):
              (text.index("CIFAR"), text.index("CIFAR") + 8, "Dataset", 0.99)]
     got = with_model([], spans, doc, frozenset())
     assert sorted(m.text for m in got) == ["CIFAR-10", "TUAB"]
+
+
+@given(st.lists(st.sampled_from(["the", "of", "pretrained", "graph", "neural", "network", ",", "-", "(GNN)", "and"]),
+                min_size=1, max_size=8))
+def test_trimmed_edges_lie_inside_the_span_and_trimming_again_changes_nothing(words):
+    from kg.extract.tagger import EDGE_WORDS, trim_edges
+
+    text = "x " + " ".join(words) + " y"
+    start, end = 2, len(text) - 2
+    a, b = trim_edges(text, start, end)
+    assert start <= a <= b <= end and trim_edges(text, a, b) == (a, b)
+    inner = text[a:b].split()
+    assert len(inner) <= 1 or (inner[0].lower() not in EDGE_WORDS and inner[-1].lower() not in EDGE_WORDS)
