@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.extract.tagger import LABELS, TAGS, decode, windows
-from training.corpus import ANNOTATIONS, load_checked
+from training.corpus import ANNOTATIONS, load_checked, prf
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "kg" / "models" / "entity_tagger"
@@ -88,16 +88,13 @@ def span_set(entry: dict[str, Any]) -> set[tuple[int, int, str]]:
 
 def evaluate(predict, entries: list[dict[str, Any]], texts: dict[str, str]) -> dict[str, float]:
     """Exact-span P/R/F1 of ``predict(text) -> [(start, end, label, confidence)]`` on ``entries``."""
-    tp = fp = fn = 0
+    tp = predicted = gold_count = 0
     for entry in entries:
         gold = span_set(entry)
         pred = {(a, b, label) for a, b, label, _ in predict(texts[entry["id"]])}
-        tp += len(gold & pred)
-        fp += len(pred - gold)
-        fn += len(gold - pred)
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    return {"p": round(p, 4), "r": round(r, 4), "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0}
+        tp, predicted, gold_count = tp + len(gold & pred), predicted + len(pred), gold_count + len(gold)
+    p, r, f1 = prf(tp, predicted, gold_count)
+    return {"p": p, "r": r, "f1": f1}
 
 
 def train(corpus: Path, base: Path, output: Path, annotations: Path = ANNOTATIONS, *, epochs: int = 6,

@@ -38,9 +38,8 @@ RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "te
 #: abbreviations, learning settings, metric phrases and modality cues stay.
 MODEL_REPLACES: tuple[str, ...] = ()
 
-#: Rules whose mentions keep their type where a model span of the same characters says otherwise, and
-#: outrank model spans they overlap: vocabularies, abbreviation definitions and their uses, the
-#: proposal rules, learning settings, task frames, metric and term phrases.
+#: Rules whose mentions keep their characters and type where a model span of the same characters says
+#: otherwise: vocabularies, abbreviation definitions and their uses, the proposal rules.
 PRINCIPLED_RULES: frozenset[str] = frozenset({"vocabulary", "abbreviation", "abbreviation-use", "proposal"})
 
 #: The types whose model spans become mentions.

@@ -20,9 +20,10 @@ COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_scierc_ner", "p
 #: corpus's dev split and gold_dev_corpus, with gold_dev kept at or above 0.80 (training/README.md): both
 #: trained entity models run, the span categoriser's spans from 0.95 and the transformer tagger's from 0.9
 #: added where they overlap none of the span categoriser's; every model span becomes a mention and its type
-#: wins over a rule's on the same characters; a mention of a heuristic rule (noun phrase, task frame, Title
-#: Case, coined name) is dropped where the span categoriser scores its written form under 0.2 for its
-#: type wherever it occurs. Evaluation scripts may set it before the first ``load_nlp``.
+#: wins over a rule's on the same characters (vocabulary terms, abbreviations and proposal names keep
+#: theirs); a mention of a generic rule (noun phrase, task frame, Title Case, term phrase; not a coined
+#: name) is dropped where the span categoriser scores its written form under 0.2 for its type wherever it
+#: occurs. Evaluation scripts may set it before the first ``load_nlp``.
 COMPONENT_CONFIG: dict[str, dict] = {
     "paperkg_entity_model": {"threshold": 0.95},
     "paperkg_entity_tagger": {"threshold": 0.9, "combine": True},
@@ -44,6 +45,12 @@ ENTITY_MODEL: str = "both"
 
 #: Bump when extraction rules change, so cached extractions are invalidated.
 PIPELINE_VERSION = "4"
+
+
+def entity_models() -> tuple[str, ...]:
+    """The components that fill the entity-model slot, in order (:data:`ENTITY_MODEL`): with ``"both"`` the
+    span categoriser, then the tagger adding to its spans."""
+    return ("paperkg_entity_model", "paperkg_entity_tagger") if ENTITY_MODEL == "both" else (ENTITY_MODEL,)
 
 
 def find_model() -> str:
@@ -89,12 +96,8 @@ def _load_nlp(model: str):  # -> spacy.Language
     for component in COMPONENTS:
         if component == "paperkg_entity_model" and not uses_model:
             continue  # the trained model runs only when the entity stage reads it
-        if component == "paperkg_entity_model" and ENTITY_MODEL == "both":
-            nlp.add_pipe(component, config=COMPONENT_CONFIG.get(component, {}))
-            component = "paperkg_entity_tagger"  # after the span categoriser, adding to its spans
-        elif component == "paperkg_entity_model":
-            component = ENTITY_MODEL
-        nlp.add_pipe(component, config=COMPONENT_CONFIG.get(component, {}))
+        for name in entity_models() if component == "paperkg_entity_model" else (component,):
+            nlp.add_pipe(name, config=COMPONENT_CONFIG.get(name, {}))
     return nlp
 
 
