@@ -5,6 +5,9 @@
         --exclude-jsonl tests/data/generality/abstracts.jsonl --exclude-seeds seeds/ \
         --n 1020 --double 104 --out training/annotations/sample.tsv
 
+A later draw leaves out the ids of earlier ones (``--skip training/annotations/sample.tsv``), as the
+second draw of 2026-12-05 did (``--n 280 --double 0 --seed 18 --out training/annotations/sample_2.tsv``).
+
 Each (venue, year) stratum gets a share proportional to the square root of its size, so the small
 early years are not swamped by 2024. Records whose text equals (whitespace-insensitively) a seed
 abstract or an excluded record are dropped even when their id is in the pool. The draw is fixed by
@@ -62,11 +65,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=1020)
     ap.add_argument("--double", type=int, default=104)
     ap.add_argument("--seed", type=int, default=17)
+    ap.add_argument("--skip", action="append", default=[], type=Path,
+                    help="a sample TSV of an earlier draw: its ids are not drawn again")
     ap.add_argument("--out", required=True, type=Path)
     args = ap.parse_args(argv)
 
     pool = set(args.pool.read_text().split())
     banned_ids: set[str] = set()
+    for path in args.skip:
+        banned_ids.update(line.split("\t", 1)[0] for line in path.read_text(encoding="utf-8").splitlines()[1:] if line)
     banned_texts = seed_texts(args.exclude_seeds) if args.exclude_seeds else set()
     for path in args.exclude_jsonl:
         for line in path.read_text(encoding="utf-8").splitlines():
