@@ -5,8 +5,7 @@ For the same N abstracts, alternating for ``--rounds`` rounds, in this process (
 timing): the bare ``en_core_web_sm`` ``nlp.pipe`` (its full stock pipeline), and a cold ``kg build``
 (one worker, no cache, no views) with the entity stage configured as each variant of
 :data:`training.evaluate.VARIANTS` given by ``--variant`` (default: the rules alone, and what paperkg
-ships; ``NAME@FAMILY`` runs the variant with the entity model family ``tagger``, ``spancat`` or ``both``
-instead of the shipped one). Prints each median and the ratio build ÷ bare (the target for the shipped
+ships). Prints each median and the ratio build ÷ bare (the target for the shipped
 pipeline is <= 2.0).
 
     python bench/extract_speed.py --corpus ../shared/data/abstracts.jsonl.gz --n 1000 --rounds 3
@@ -32,28 +31,19 @@ def main(argv: list[str] | None = None) -> int:
 
     from kg.build import pipeline as kg_build
     from kg.extract import model as kg_model
-    from training.evaluate import FAMILIES, SHIPPED, VARIANTS, configure
+    from training.evaluate import SHIPPED, VARIANTS, configure
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, required=True)
     parser.add_argument("--n", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--variant", action="append", metavar="NAME[@FAMILY]",
-                        help="a variant of training.evaluate.VARIANTS, optionally with the entity model family "
-                             f"({', '.join(sorted(FAMILIES))}; default: the shipped one); default: rules and shipped")
+    parser.add_argument("--variant", action="append", choices=sorted(VARIANTS),
+                        help="a variant of training.evaluate.VARIANTS; default: rules and shipped")
     args = parser.parse_args(argv)
     variants = args.variant or ["rules", SHIPPED]
-    shipped_family = kg_model.ENTITY_MODEL
-    for name in variants:
-        base, _, family = name.partition("@")
-        if base not in VARIANTS or (family and family not in FAMILIES):
-            parser.error(f"unknown variant {name!r}: give one of {', '.join(sorted(VARIANTS))}, "
-                         f"optionally @{'|'.join(sorted(FAMILIES))}")
 
     def use(name: str) -> None:
-        base, _, family = name.partition("@")
-        configure(VARIANTS[base])
-        kg_model.ENTITY_MODEL = FAMILIES[family] if family else shipped_family
+        configure(VARIANTS[name])
 
     records = []
     with gzip.open(args.corpus, "rt", encoding="utf-8") as handle:

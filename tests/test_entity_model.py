@@ -1,4 +1,5 @@
-"""The trained entity model: the training entry point end to end on a tiny corpus, and the component."""
+"""The trained entity model in the entity stage: its spans as mentions, confidence and its threshold, the
+shipped pipeline on a small gold fixture, and the training entry point's refusal of stale annotations."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,36 +11,13 @@ from training.train import train
 FIXTURE = Path(__file__).parent / "data" / "training"
 
 
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory) -> Path:
-    """A model trained for one epoch on six invented abstracts (so training never rots)."""
-    out = tmp_path_factory.mktemp("model") / "corpus_ner"
-    train(FIXTURE / "corpus.jsonl", out, FIXTURE / "annotations", max_epochs=1,
-          workdir=tmp_path_factory.mktemp("work"), threads=1)
-    return out
-
-
-def test_training_runs_end_to_end_and_installs_a_loadable_model(tiny_model, nlp):
-    from kg.extract.entity_model import EntityModel
-
-    assert (tiny_model / "config.cfg").is_file() and (tiny_model / "spancat").is_dir()  # the shipped family
-    assert not tiny_model.with_name(tiny_model.name + ".tmp").exists()
-    component = EntityModel(str(tiny_model))
-    doc = nlp.make_doc("We propose FlowMixer, evaluated on GLUE with accuracy.")
-    first = component(doc)._.model_spans
-    second = component(nlp.make_doc(doc.text))._.model_spans
-    assert first == second  # the same output twice
-    assert all(label in {"Method", "Dataset", "Task", "Metric"} and 0 <= a < b <= len(doc.text)
-               for a, b, label, _ in first)
-
-
 def test_training_refuses_annotations_that_do_not_match_their_texts(tmp_path):
     from training.corpus import CorpusError
 
     changed = tmp_path / "corpus.jsonl"
     changed.write_text((FIXTURE / "corpus.jsonl").read_text().replace("FlowMixer", "FlowMixer2", 1))
     with pytest.raises(CorpusError, match="changed since it was annotated"):
-        train(changed, tmp_path / "model", FIXTURE / "annotations", max_epochs=1, workdir=tmp_path / "w")
+        train(changed, tmp_path / "base", tmp_path / "model", FIXTURE / "annotations", epochs=1, threads=1)
     assert not (tmp_path / "model").exists()
 
 
@@ -53,22 +31,23 @@ def _mention(start, end, type_name, rule, confidence=None):
 
 
 def test_model_spans_become_mentions_typed_by_the_model_and_scored(nlp):
-    """with_model: a rule's mention on the model's characters with another type gives way; a confirmed
-    rule mention takes the model's score; unconfirmed mentions of confirm_rules are dropped."""
+    """with_model: a rule's mention on the model's characters with another type gives way; a rule mention
+    the model also finds takes the model's score; a mention the model did not see stays, unscored."""
     from kg.extract.components import with_model
 
     doc = nlp.make_doc(TEXT)
     cora, gcn, task = (TEXT.index("Cora"), TEXT.index("Cora") + 4), (45, 48), (52, 71)
     assert TEXT[slice(*gcn)] == "GCN" and TEXT[slice(*task)] == "node classification"
     found = [_mention(*cora, "Method", "title-case"),            # the model says Dataset: dropped
-             _mention(*gcn, "Method", "name"),                   # confirmed: takes the score
-             _mention(*task, "Task", "phrase"),                  # not seen by the model: dropped (confirm_rules)
-             _mention(72, 80, "Metric", "vocabulary")]           # not seen, not a confirm rule: kept, unscored
+             _mention(*gcn, "Method", "name"),                   # the model agrees: takes its score
+             _mention(*task, "Task", "phrase"),                  # not seen by the model: kept, unscored
+             _mention(72, 80, "Metric", "vocabulary")]           # not seen: kept, unscored
     spans = [(*cora, "Dataset", 0.97), (*gcn, "Method", 0.91)]
-    got = with_model(found, spans, doc, frozenset(), frozenset({"Dataset", "Method"}), frozenset({"phrase"}))
+    got = with_model(found, spans, doc, frozenset())
     assert sorted((m.text, m.type, m.rule, m.confidence) for m in got) == [
         ("Cora", "Dataset", "model", 0.97), ("GCN", "Method", "model", 0.91), ("GCN", "Method", "name", 0.91),
-        ("accuracy", "Metric", "vocabulary", None)]
+        ("accuracy", "Metric", "vocabulary", None), ("node classification", "Task", "phrase", None)]
+    assert [m.text for m in with_model(found, spans, doc, frozenset({"phrase"}))].count("node classification") == 0
 
 
 def test_min_confidence_keeps_scored_mentions_at_or_above_it_and_every_unscored_one():
@@ -137,14 +116,13 @@ def test_the_shipped_pipeline_scores_above_a_floor_on_the_fixture(nlp):
 
 
 def test_the_shipped_model_loads_from_the_package_and_is_deterministic(nlp):
-    from kg.extract.entity_model import MODEL_DIR, EntityModel
+    from kg.extract.tagger import TAGGER_DIR
 
-    assert MODEL_DIR.is_dir() and "spancat" in EntityModel().ner_nlp.pipe_names
+    assert (TAGGER_DIR / "model.onnx").is_file() and "paperkg_entity_tagger" in nlp.pipe_names
     text = (FIXTURE / "corpus.jsonl").read_text()
     doc_a, doc_b = nlp(text), nlp(text)
     assert doc_a._.model_spans == doc_b._.model_spans and doc_a._.model_spans
-    # the span categoriser's spans from 0.95, the tagger's (added where they overlap none) from 0.9
-    assert all(c is not None and 0.9 <= c <= 1.0 for *_, c in doc_a._.model_spans)
+    assert all(c is not None and 0.9 <= c <= 1.0 for *_, c in doc_a._.model_spans)  # the tagger's spans from 0.9
 
 
 def test_the_evaluation_harness_builds_a_graph_with_a_named_variant(tmp_path):

@@ -108,7 +108,7 @@ def test_training_the_tagger_runs_end_to_end_on_a_tiny_corpus(tmp_path):
     from transformers import BertConfig, BertModel
 
     from kg.extract.tagger import Tagger
-    from training.train_tagger import train
+    from training.train import train
 
     base = tmp_path / "base"
     BertModel(BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
@@ -121,21 +121,6 @@ def test_training_the_tagger_runs_end_to_end_on_a_tiny_corpus(tmp_path):
     assert not out.with_name("tagger.work").exists() and not out.with_name("tagger.new").exists()
     spans = Tagger(str(out)).spans("We propose FlowMixer, evaluated on GLUE with accuracy.")
     assert all(label in {"Method", "Dataset", "Task", "Metric"} for _, _, label, _ in spans)
-
-
-def test_combined_the_tagger_adds_only_spans_that_overlap_none_of_the_span_categorisers(nlp):
-    from kg.extract.tagger import TaggerComponent
-
-    text = "We fine-tune BERT on SQuAD and report exact match for question answering."
-    alone = TaggerComponent(threshold=0.0)(nlp.make_doc(text))._.model_spans
-    bert = text.index("BERT")
-    doc = nlp.make_doc(text)
-    doc._.model_spans = [(bert, bert + 4, "Dataset", 0.97)]  # what the span categoriser said, kept as it is
-    got = TaggerComponent(threshold=0.0, combine=True)(doc)._.model_spans
-    assert (bert, bert + 4, "Dataset", 0.97) in got and not any(a == bert and label == "Method" for a, _, label, _ in got)
-    assert set(got) == {(bert, bert + 4, "Dataset", 0.97)} | {sp for sp in alone if not sp[0] < bert + 4 <= sp[1]
-                                                              and not bert < sp[1] <= bert + 4}
-    assert doc._.model_scores is None  # the span categoriser's scores (none here) stay
 
 
 def test_a_model_dataset_without_a_capital_or_digit_is_no_named_dataset(nlp):

@@ -196,22 +196,6 @@ def test_relation_agreement_matches_folded_triples():
     assert (got["tp"], got["fp"], got["fn"]) == (1, 1, 1) and got["f1"] == 0.5
 
 
-def test_training_docs_carry_the_projected_spans_as_entities(nlp):
-    """Each span becomes an entity on the run-time tokens; one off the token grid is snapped and counted."""
-    from collections import Counter
-
-    from training.docs import to_doc
-
-    record = {"id": "r1", "title": "", "abstract": TEXT}
-    entry, _ = standoff(GOOD, record)
-    stats = Counter()
-    doc = to_doc(nlp, entry, TEXT, stats)
-    assert [(e.text, e.label_) for e in doc.ents] == [(t, label) for _, _, label, t, _ in entry["spans"]]
-    assert stats["snapped"] == 0 and stats["spans"] == len(entry["spans"])
-    odd = {**entry, "spans": [[29, 35, "Method", "ains g", False]]}  # inside "trains graph"
-    doc = to_doc(nlp, odd, TEXT, stats)
-    assert [e.text for e in doc.ents] == ["trains graph"] and stats["snapped"] == 1
-
 
 def test_relation_facts_are_scored_per_paper_by_folded_labels(tmp_path):
     """training.evaluate.relation_scores: an assertion matches a gold triple of its own paper by predicate and

@@ -29,16 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: The heuristic rules: noun phrases, task frames, capitalised terms, coined names.
 NOISY = list(HEURISTIC_RULES)
-#: The generic ones among them (no name-like evidence), and those without coined names.
-GENERIC = ["phrase", "title-case", "name"]
-PHRASES = ["phrase", "title-case"]
-NOT_TASKS = ["Method", "Dataset", "Metric"]
 
-#: The variant paperkg ships: the entity stage's configuration in kg.extract.model (the entity models and
-#: their thresholds are ``--family`` and ``--threshold`` here; by default the shipped ones).
+#: The variant paperkg ships: the entity stage's configuration in kg.extract.model (the tagger and its
+#: threshold are ``--model`` and ``--threshold`` here; by default the shipped ones).
 SHIPPED = "shipped"
-#: What shipped before the tagger (with the span categoriser alone, ``--family spancat``).
-SPANCAT_SHIPPED = "model-fills-gaps+veto0.2-phrases"
 
 #: The relation stage (``paperkg_relation_model``) as paperkg ships it, and switched off (the rules alone).
 RELATIONS_SHIPPED: dict[str, Any] = dict(kg_model.COMPONENT_CONFIG["paperkg_relation_model"])
@@ -48,47 +42,36 @@ RELATIONS_OFF: dict[str, Any] = {"use_model": False}
 PROPOSALS_SHIPPED: dict[str, Any] = dict(kg_model.COMPONENT_CONFIG["paperkg_proposal_model"])
 PROPOSALS_OFF: dict[str, Any] = {"use_model": False}
 
-#: name -> the ``paperkg_entities`` configuration it runs (every combination measured in training/README.md);
-#: its ``relations`` and ``proposals`` keys, when given, are the relation and proposal stages' configurations
-#: (else the shipped ones).
+#: The modality stage (``paperkg_modality_model``) as shipped, and switched off (the modality cues alone).
+MODALITIES_SHIPPED: dict[str, Any] = dict(kg_model.COMPONENT_CONFIG["paperkg_modality_model"])
+MODALITIES_OFF: dict[str, Any] = {"use_model": False}
+
+#: name -> the ``paperkg_entities`` configuration it runs (the combinations measured in training/README.md);
+#: its ``relations``, ``proposals`` and ``modalities`` keys, when given, are the relation, proposal and
+#: modality stages' configurations (else the shipped ones).
 VARIANTS: dict[str, dict[str, Any]] = {
-    "rules": {"use_model": False, "relations": RELATIONS_OFF, "proposals": PROPOSALS_OFF},
+    "rules": {"use_model": False, "relations": RELATIONS_OFF, "proposals": PROPOSALS_OFF, "modalities": MODALITIES_OFF},
+    f"{SHIPPED}+modality-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"], "modalities": MODALITIES_OFF},
     "model+rules": {"use_model": True, "drop_rules": []},
-    "model+core-rules": {"use_model": True, "drop_rules": NOISY},
-    "rules-confirmed": {"use_model": True, "drop_rules": [], "add_types": [], "confirm_rules": NOISY},
-    **{f"rules-confirmed+model-{kind.lower()}s": {"use_model": True, "drop_rules": [], "add_types": [kind],
-                                                  "confirm_rules": NOISY} for kind in ("Metric", "Method", "Task")},
     **{f"model+rules-veto{x}": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": x}
        for x in (0.1, 0.2, 0.3)},
-    "rules-veto0.2": {"use_model": True, "drop_rules": [], "add_types": [], "veto_rules": NOISY, "veto_below": 0.2},
-    **{f"model+rules-veto{x}-not-tasks": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": x,
-                                          "veto_types": NOT_TASKS} for x in (0.1, 0.2)},
-    "model-fills-gaps": {"use_model": True, "drop_rules": [], "gaps_only": True},
-    **{f"model-fills-gaps+veto{x}": {"use_model": True, "drop_rules": [], "gaps_only": True, "veto_rules": GENERIC,
-                                     "veto_below": x, "veto_types": NOT_TASKS} for x in (0.1, 0.2)},
-    SPANCAT_SHIPPED: {"use_model": True, "drop_rules": [], "gaps_only": True, "veto_below": 0.2,
-                      "veto_rules": PHRASES, "veto_types": NOT_TASKS},
     SHIPPED: dict(kg_model.COMPONENT_CONFIG["paperkg_entities"]),
-    # the shipped entity stage with the relation stage as the rules alone, the model alone, the model and
-    # every rule (what ships, SHIPPED: the model and the rules precise on the dev split)
-    # the shipped stages with the proposal rules alone (what shipped before the proposal model)
+    # the shipped stages with the proposal rules alone, the relation rules alone, the relation model alone,
+    # the relation model with every relation rule
     f"{SHIPPED}+proposal-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"], "proposals": PROPOSALS_OFF},
     f"{SHIPPED}+relation-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"], "relations": RELATIONS_OFF},
     f"{SHIPPED}+relation-model": {**kg_model.COMPONENT_CONFIG["paperkg_entities"],
                                   "relations": {**RELATIONS_SHIPPED, "keep_rules": []}},
     f"{SHIPPED}+relation-model+all-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"],
                                             "relations": {**RELATIONS_SHIPPED, "keep_rules": ["*"]}},
-    # the models' type winning with every heuristic rule vetoed (coined names too: "model+rules-veto0.2"),
-    # without one heuristic rule each: which rules the models make unnecessary (training/README.md)
+    # the model's type winning with every heuristic rule vetoed (coined names too: "model+rules-veto0.2"),
+    # without one heuristic rule each: which rules the model makes unnecessary (training/README.md)
     **{f"model+rules-veto0.2-without-{rule}": {"use_model": True, "drop_rules": [rule], "veto_rules": NOISY,
                                                "veto_below": 0.2} for rule in HEURISTIC_RULES},
 }
 
-#: The entity model families: the component that runs each.
-FAMILIES: dict[str, str] = {"tagger": "paperkg_entity_tagger", "spancat": "paperkg_entity_model", "both": "both"}
-#: Each family's shipped configuration (before a run changes it).
-SHIPPED_MODEL_CONFIG: dict[str, dict[str, Any]] = {c: dict(kg_model.COMPONENT_CONFIG.get(c, {}))
-                                                   for c in ("paperkg_entity_tagger", "paperkg_entity_model")}
+#: The tagger's shipped configuration (before a run changes it).
+SHIPPED_TAGGER: dict[str, Any] = dict(kg_model.COMPONENT_CONFIG["paperkg_entity_tagger"])
 
 COLUMNS = ("all_entities", "Method", "Dataset", "Modality", "Task", "Metric", "proposes", "results")
 
@@ -98,31 +81,24 @@ def configure(variant: dict[str, Any]) -> None:
     entities = dict(variant)
     kg_model.COMPONENT_CONFIG["paperkg_relation_model"] = dict(entities.pop("relations", RELATIONS_SHIPPED))
     kg_model.COMPONENT_CONFIG["paperkg_proposal_model"] = dict(entities.pop("proposals", PROPOSALS_SHIPPED))
+    kg_model.COMPONENT_CONFIG["paperkg_modality_model"] = dict(entities.pop("modalities", MODALITIES_SHIPPED))
     kg_model.COMPONENT_CONFIG["paperkg_entities"] = entities
 
 
 def build_graph(inputs: list[Path], out: Path, variant: dict[str, Any], model: Path | None = None,
-                beam_width: int = 1, threshold: float | None = None, family: str | None = None) -> Path:
-    """Build ``inputs`` with the entity stage configured as ``variant`` (and the entity model of ``family``,
-    "tagger" or "spancat", None: the shipped one, at ``model``, None: the shipped one, its spans kept from
-    ``threshold`` up, None: the shipped threshold); the path of the Turtle."""
+                threshold: float | None = None) -> Path:
+    """Build ``inputs`` with the entity stage configured as ``variant`` (and the tagger at ``model``, None:
+    the shipped one, its spans kept from ``threshold`` up, None: the shipped threshold); the path of the
+    Turtle."""
     from kg.build import pipeline as kg_build
 
     configure(variant)
-    component = FAMILIES.get(family or "", kg_model.ENTITY_MODEL)
-    kg_model.ENTITY_MODEL = component
-    config = dict(SHIPPED_MODEL_CONFIG.get(component if component != "both" else "paperkg_entity_tagger", {}))
+    config = dict(SHIPPED_TAGGER)
     if model is not None:
         config["model_path"] = str(model)
     if threshold is not None:
         config["threshold"] = threshold
-    if component == "paperkg_entity_model":
-        config["beam_width"] = beam_width
-    if component == "both":  # the span categoriser as shipped, then the tagger adding to it
-        config["combine"] = True
-        kg_model.COMPONENT_CONFIG["paperkg_entity_model"] = dict(SHIPPED_MODEL_CONFIG["paperkg_entity_model"])
-        component = "paperkg_entity_tagger"
-    kg_model.COMPONENT_CONFIG[component] = config
+    kg_model.COMPONENT_CONFIG["paperkg_entity_tagger"] = config
     kg_model._load_nlp.cache_clear()
     kg_build.build(inputs, out, workers=1, views=False, cache=False)
     return out / "kg.ttl"
@@ -221,10 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-dev-golds", action="store_true", help="score the corpus split(s) only")
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument("--annotations", type=Path, default=ANNOTATIONS, help="folder of standoff *.jsonl")
-    parser.add_argument("--model", type=Path, help="the entity model to run (default: the shipped one)")
-    parser.add_argument("--beam-width", type=int, default=1, help="the NER model's beam (1: greedy)")
-    parser.add_argument("--threshold", type=float, help="the entity model's minimum score (default: the shipped one)")
-    parser.add_argument("--family", choices=sorted(FAMILIES), help="the entity model family (default: the shipped one)")
+    parser.add_argument("--model", type=Path, help="the entity tagger to run (default: the shipped one)")
+    parser.add_argument("--threshold", type=float, help="the tagger's minimum score (default: the shipped one)")
     args = parser.parse_args(argv)
     scorer = args.eval / "score.py"
     work = Path(tempfile.mkdtemp(prefix="paperkg_eval_"))
@@ -246,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, (inputs, gold, corpus) in sets.items():
             started = time.perf_counter()
             graph = build_graph(inputs, work / f"{variant}-{len(figures[name])}-{abs(hash(name))}", VARIANTS[variant], args.model,
-                                args.beam_width, args.threshold, args.family)
+                                args.threshold)
             figures[name][variant] = score(scorer, gold, graph, corpus)
             if name in relation_sets:
                 figures[name][variant]["relations"] = relation_scores(*relation_sets[name], graph)

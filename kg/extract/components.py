@@ -29,49 +29,35 @@ from kg.extract.vocab import Vocabulary, load_vocabulary
 
 #: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
 RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "term-phrase": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
-                 "dataset-name": 3, "title-case": 3, "phrase": 2, "task-frame": 6, "statistical": 2, "modality-cue": 1,
+                 "title-case": 3, "phrase": 2, "task-frame": 6, "modality-cue": 1,
                  "modality-context": 1, "list-context": 4, "model": 5}
-
-
-#: The rules whose mentions the trained entity model replaces (measured on the corpus dev split and
-#: gold_dev_corpus; see training/README.md): the noun-phrase and name heuristics. Vocabularies,
-#: abbreviations, learning settings, metric phrases and modality cues stay.
-MODEL_REPLACES: tuple[str, ...] = ()
 
 #: Rules whose mentions keep their characters and type where a model span of the same characters says
 #: otherwise: vocabularies, abbreviation definitions and their uses, the proposal rules.
 PRINCIPLED_RULES: frozenset[str] = frozenset({"vocabulary", "abbreviation", "abbreviation-use", "proposal"})
 
-#: The types whose model spans become mentions.
-MODEL_TYPES: tuple[str, ...] = ("Method", "Dataset", "Task", "Metric")
-
 #: The heuristic rules (noun phrases, task frames, capitalised terms, coined names) whose mentions
 #: the model may veto.
-HEURISTIC_RULES: tuple[str, ...] = ("phrase", "task-frame", "title-case", "name", "dataset-name",
+HEURISTIC_RULES: tuple[str, ...] = ("phrase", "task-frame", "title-case", "name",
                                     "term-phrase", "list-context")
 
 
 class EntityRecognizer:
     """Finds typed entity mentions and stores them, sorted, on ``doc._.mentions``.
 
-    With ``use_model`` the spans of the trained entity model (``doc._.model_spans``, set by
-    ``paperkg_entity_model``) become mentions too (rule ``"model"``), the model's type wins over a rule's
-    on the same characters, and the rules named in ``drop_rules`` are not used.
+    With ``use_model`` the spans of the trained entity tagger (``doc._.model_spans``, set by
+    ``paperkg_entity_tagger``) become mentions too (rule ``"model"``), the model's type wins over a rule's
+    on the same characters, a mention of a ``veto_rules`` rule goes where the tagger scores its written form
+    under ``veto_below`` for its type, and the rules named in ``drop_rules`` are not used.
     """
 
     def __init__(self, nlp: Language, vocabulary: Vocabulary, use_model: bool = False,
-                 drop_rules: tuple[str, ...] = MODEL_REPLACES, add_types: tuple[str, ...] = MODEL_TYPES,
-                 confirm_rules: tuple[str, ...] = (), veto_rules: tuple[str, ...] = (), veto_below: float = 0.0,
-                 veto_types: tuple[str, ...] = MODEL_TYPES, gaps_only: bool = False) -> None:
+                 drop_rules: tuple[str, ...] = (), veto_rules: tuple[str, ...] = (), veto_below: float = 0.0) -> None:
         register_extensions()
         self.use_model = use_model
-        self.gaps_only = gaps_only
-        self.veto_types = frozenset(veto_types)
         self.veto_rules = frozenset(veto_rules) if use_model else frozenset()
         self.veto_below = veto_below
         self.drop_rules = frozenset(drop_rules) if use_model else frozenset()
-        self.add_types = frozenset(add_types)
-        self.confirm_rules = frozenset(confirm_rules) if use_model else frozenset()
         self.vocabulary = vocabulary
         self._term_forms = frozenset(t.form.lower() for t in vocabulary.terms)  # looked up per abbreviation
         self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
@@ -188,15 +174,13 @@ class EntityRecognizer:
             found.append(T.mention(span, t, "title-case"))
         covered = {(m.start, m.end) for m in found if m.rule in {"vocabulary", "abbreviation", "abbreviation-use"}}
         for span in T.name_candidates(doc):
-            if (span.start_char, span.end_char) in covered:
-                continue
-            t = "Dataset" if T.dataset_context(span) else "Method"
-            found.append(T.mention(span, t, "dataset-name" if t == "Dataset" else "name"))
+            if (span.start_char, span.end_char) in covered or T.dataset_context(span):
+                continue  # a name in a dataset context is the tagger's to type (a rule of its own added nothing)
+            found.append(T.mention(span, "Method", "name"))
         found += implied_modalities(doc, self.modality_concept)
         if self.use_model:
             found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules,
-                               self.add_types, self.confirm_rules, getattr(doc._, "model_scores", None),
-                               self.veto_rules, self.veto_below, self.veto_types, self.gaps_only)
+                               getattr(doc._, "model_scores", None), self.veto_rules, self.veto_below)
         kept = [m for m in resolve_overlaps(found) if keep_mention(m)
                 and not (m.type == "Metric" and (T.is_heading(m, doc.text) or T.numeric_precision(doc, m)))]
         kept = T.list_types(T.specific_tasks(kept), doc.text)
@@ -223,12 +207,11 @@ def _named_if_dataset(text: str, label: str) -> bool:
 
 
 def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str],
-               add_types: frozenset[str] = frozenset(MODEL_TYPES), confirm_rules: frozenset[str] = frozenset(),
-               span_scores: "SpanScores | None" = None, veto_rules: frozenset[str] = frozenset(), veto_below: float = 0.0,
-               veto_types: frozenset[str] = frozenset(MODEL_TYPES), gaps_only: bool = False) -> list[Mention]:
-    """``found`` without the ``drop_rules`` mentions, plus a ``"model"`` mention per model span of
-    ``add_types``; a mention of a ``confirm_rules`` rule stays only where the model has an overlapping
-    span of the same type.
+               span_scores: "TokenScores | None" = None, veto_rules: frozenset[str] = frozenset(),
+               veto_below: float = 0.0) -> list[Mention]:
+    """``found`` without the ``drop_rules`` mentions and those of a ``veto_rules`` rule the model scores
+    under ``veto_below`` for their type wherever their form is written, plus a ``"model"`` mention per
+    model span.
 
     Where a rule typed the very characters of a model span otherwise (a Modality cue aside), the model's
     type wins; a vocabulary concept of the same characters and type is kept on the model's mention.
@@ -242,17 +225,11 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
     spans = [sp for sp in spans if known.get((sp[0], sp[1]), sp[2]) == sp[2]
              and "://" not in text[sp[0]:sp[1]] and not text[sp[0]:sp[1]].startswith("www.")
              and not _unit_after_number(doc, sp[0], sp[1]) and _named_if_dataset(text[sp[0]:sp[1]], sp[2])]
-    if gaps_only:  # the rules' mentions stand; the model adds only spans no rule mention overlaps
-        taken = [(m.start, m.end) for m in found if m.type != "Modality"]
-        spans = [sp for sp in spans if not any(a < sp[1] and sp[0] < b for a, b in taken)]
     # a principled rule's mention keeps its characters and type: the model's span of the same characters goes
     principled = {(m.start, m.end) for m in found if m.rule in PRINCIPLED_RULES}
     spans = [sp for sp in spans if (sp[0], sp[1]) not in principled]
     by_span = {(a, b): label for a, b, label, _ in spans}
     concepts = {(m.start, m.end, m.type): m for m in found if m.concept}
-
-    def confirmed(m: Mention) -> bool:
-        return any(a < m.end and m.start < b and label == m.type for a, b, label, _ in spans)
 
     def scored(m: Mention) -> Mention:
         # the model's probability of the rule's very span and type, when it scored that span; else the best
@@ -267,17 +244,15 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
 
     def vetoed(m: Mention) -> bool:
         # the model scored this written form and finds this type unlikely wherever it is written
-        if span_scores is None or m.rule not in veto_rules or m.type not in veto_types:
+        if span_scores is None or m.rule not in veto_rules:
             return False
         p = span_scores.best(text[m.start:m.end], m.type)
         return p is not None and p < veto_below
 
     out = [scored(m) for m in found if m.rule not in drop_rules
            and (m.type == "Modality" or m.rule in PRINCIPLED_RULES or by_span.get((m.start, m.end), m.type) == m.type)
-           and (m.rule not in confirm_rules or confirmed(m)) and not vetoed(m)]
+           and not vetoed(m)]
     for a, b, label, confidence in spans:
-        if label not in add_types:
-            continue
         span = doc.char_span(a, b)
         if span is None:
             continue
@@ -286,19 +261,6 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
                              long_form=ref.long_form if ref else None, short_form=ref.short_form if ref else None,
                              confidence=confidence))
     return out
-
-
-def confirmed_by_model(mentions: list[Mention], stat_spans: list) -> list[Mention]:
-    """Keep a method found only by the noun-phrase rule when the statistical NER also sees a method there.
-
-    Noun phrases headed by a method word ("selection method", "update rule") are the noisiest source
-    of methods; the SciERC-trained NER is the second opinion (measured: +4-5 points of method precision
-    on the dev golds for about one point of recall).
-    """
-    model_methods = [(a, b) for a, b, label, _ in stat_spans if label == "Method"]
-    return [m for m in mentions
-            if not (m.rule == "phrase" and m.type == "Method")
-            or any(a < m.end and m.start < b for a, b in model_methods)]
 
 
 def keep_mention(m: Mention) -> bool:
@@ -346,7 +308,7 @@ def resolve_overlaps(mentions: list[Mention]) -> list[Mention]:
                 break
             # a bare name inside a longer typed phrase or vocabulary term is part of it
             inside = k.start <= m.start and m.end <= k.end
-            if inside and m.rule in {"name", "dataset-name", "phrase"} and k.type in {"Method", "Task", "Dataset", "Metric"}:
+            if inside and m.rule in {"name", "phrase"} and k.type in {"Method", "Task", "Dataset", "Metric"}:
                 clash = True
                 break
             if inside and k.rule == "abbreviation" and k.text == k.long_form and k.type in {"Method", "Dataset"} \
@@ -370,16 +332,12 @@ def resolve_overlaps(mentions: list[Mention]) -> list[Mention]:
     return sorted(kept)
 
 
-@Language.factory("paperkg_entities", default_config={"use_model": False, "drop_rules": list(MODEL_REPLACES),
-                                                     "add_types": list(MODEL_TYPES), "confirm_rules": [],
-                                                     "veto_rules": [], "veto_below": 0.0,
-                                                     "veto_types": list(MODEL_TYPES), "gaps_only": False})
-def make_entity_recognizer(nlp: Language, name: str, use_model: bool, drop_rules: list[str], add_types: list[str],
-                           confirm_rules: list[str], veto_rules: list[str], veto_below: float,
-                           veto_types: list[str], gaps_only: bool) -> EntityRecognizer:
+@Language.factory("paperkg_entities", default_config={"use_model": False, "drop_rules": [], "veto_rules": [],
+                                                     "veto_below": 0.0})
+def make_entity_recognizer(nlp: Language, name: str, use_model: bool, drop_rules: list[str], veto_rules: list[str],
+                           veto_below: float) -> EntityRecognizer:
     """Factory of the entity-recognition component (reads the vocabularies in ``ontology/``)."""
-    return EntityRecognizer(nlp, load_vocabulary(), use_model, tuple(drop_rules), tuple(add_types),
-                            tuple(confirm_rules), tuple(veto_rules), veto_below, tuple(veto_types), gaps_only)
+    return EntityRecognizer(nlp, load_vocabulary(), use_model, tuple(drop_rules), tuple(veto_rules), veto_below)
 
 
 class ProposalDetector:
@@ -390,10 +348,7 @@ class ProposalDetector:
 
     def __call__(self, doc: Doc) -> Doc:
         proposed, name = find_proposals(doc, doc._.mentions or [])
-        spans = {(p.start, p.end) for p in proposed}
-        doc._.mentions = [m for m in confirmed_by_model(doc._.mentions or [], getattr(doc._, "stat_spans", None) or [])
-                          ] + [m for m in doc._.mentions or [] if (m.start, m.end) in spans and m.rule == "phrase" and m.type == "Method"]
-        doc._.mentions = sorted(set(doc._.mentions))
+        doc._.mentions = sorted(set(doc._.mentions or []))
         doc._.proposed = proposed
         doc._.paper_name = name
         return doc

@@ -10,9 +10,8 @@ from spacy.tokens import Doc
 #: extension -> the component that sets it
 EXTENSIONS: dict[str, str] = {
     "abbreviations": "paperkg_abbreviations",
-    "stat_spans": "paperkg_scierc_ner",
-    "model_spans": "paperkg_entity_model and/or paperkg_entity_tagger",
-    "model_scores": "paperkg_entity_model or paperkg_entity_tagger",
+    "model_spans": "paperkg_entity_tagger",
+    "model_scores": "paperkg_entity_tagger",
     "mentions": "paperkg_entities",
     "proposed": "paperkg_proposals",
     "paper_name": "paperkg_proposals",

@@ -108,10 +108,10 @@ def implied_modalities(doc: Doc, concept_iri) -> list[Mention]:
     return out
 
 
-#: The level of detail at which a paper's modalities are reported (slugs of ``id:modality/...``):
-#: a narrower concept of the scheme ("satellite imagery", "MRI", "music") is reported as its nearest
-#: ancestors in this set ("image" and "geospatial", "image", "audio"); a concept with no ancestor
-#: here is kept as it is ("source code", "trajectories").
+#: The level of detail at which a paper's modalities are reported (slugs of ``id:modality/...``), the
+#: modality list of the annotation guidelines: a narrower concept of the scheme ("satellite imagery",
+#: "MRI", "music") is reported as its nearest ancestors in this set ("image" and "geospatial", "image",
+#: "audio"); a concept with no ancestor here ("source code", "trajectories") is not reported.
 REPORTED_MODALITIES = frozenset("""
 eeg ieeg fmri ecg meg neural-recordings image video text audio speech time-series tabular graph
 point-cloud set molecule protein-sequence protein-structure crystal-structure atomistic-materials
@@ -145,11 +145,14 @@ def reported_concept(iri: str, broader) -> str:
 
 def reported_modalities(mentions: list[Mention], broader) -> list[Mention]:
     """``mentions`` with each modality mention's concept replaced by the concept it is reported as
-    (see :func:`reported_concept`)."""
+    (see :func:`reported_concept`), and without the modality mentions of a concept outside
+    :data:`REPORTED_MODALITIES` and its descendants."""
     out: list[Mention] = []
     for m in mentions:
         if m.type == "Modality" and m.concept:
             c = reported_concept(m.concept, broader)
+            if _slug(c) not in REPORTED_MODALITIES:
+                continue
             m = m if c == m.concept else dataclasses.replace(m, concept=c)
         out.append(m)
     return out

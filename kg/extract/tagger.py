@@ -1,7 +1,7 @@
 """paperkg's trained entity tagger: a small transformer (BIO tags over wordpieces) run through onnxruntime.
 
 The model (``kg/models/entity_tagger``: ``model.onnx``, ``tokenizer.json``, ``meta.json``) is fine-tuned
-by ``python -m training.train_tagger`` on the training corpus's train split. Running it needs only
+by ``python -m training.train`` on the training corpus's train split. Running it needs only
 onnxruntime, the tokenizers library and numpy. The helpers here are pure (windows over long texts,
 decoding tag probabilities into character spans, span probabilities); :class:`Tagger` holds the session.
 """
@@ -203,7 +203,7 @@ class Tagger:
         missing = [n for n in ("model.onnx", "tokenizer.json", "meta.json") if not (where / n).is_file()]
         if missing:
             raise ModelError(f"the entity tagger is incomplete at {where} (missing {', '.join(missing)}); reinstall "
-                             "paperkg from a full checkout, or retrain it with `python -m training.train_tagger "
+                             "paperkg from a full checkout, or retrain it with `python -m training.train "
                              f"--corpus ABSTRACTS.jsonl.gz --output {where}`")
         try:
             import onnxruntime
@@ -214,7 +214,7 @@ class Tagger:
         self.meta = json.loads((where / "meta.json").read_text(encoding="utf-8"))
         if tuple(self.meta.get("tags", ())) != TAGS:
             raise ModelError(f"{where / 'meta.json'}: the model's tags {self.meta.get('tags')} are not paperkg's "
-                             f"{list(TAGS)}; retrain it with `python -m training.train_tagger`")
+                             f"{list(TAGS)}; retrain it with `python -m training.train`")
         self.tokenizer = Tokenizer.from_file(str(where / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
@@ -227,7 +227,7 @@ class Tagger:
                                                         providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own unrelated classes
             raise ModelError(f"cannot load the entity tagger at {where / 'model.onnx'}: {exc}; retrain it with "
-                             "`python -m training.train_tagger`") from exc
+                             "`python -m training.train`") from exc
         self.window, self.overlap = int(self.meta["window"]), int(self.meta["overlap"])
         self.cls, self.sep = self.tokenizer.token_to_id("[CLS]"), self.tokenizer.token_to_id("[SEP]")
 
@@ -268,18 +268,14 @@ def load_tagger(path: str | None = None, threads: int = 0) -> Tagger:
 class TaggerComponent:
     """Sets ``doc._.model_spans`` and ``doc._.model_scores`` from the tagger; ``doc.ents`` is left alone.
 
-    Spans under ``threshold`` are left out; a span is widened to whole spaCy tokens. With ``combine`` the
-    tagger runs after the span categoriser (``paperkg_entity_model``): its spans join those already on the
-    doc where they overlap none of them, and the span categoriser's scores stay ``doc._.model_scores``."""
+    Spans under ``threshold`` are left out; a span is widened to whole spaCy tokens."""
 
-    def __init__(self, model_path: str | None = None, threshold: float = 0.0, threads: int = 0,
-                 combine: bool = False) -> None:
+    def __init__(self, model_path: str | None = None, threshold: float = 0.0, threads: int = 0) -> None:
         from kg.extract.extensions import register_extensions
 
         register_extensions()
         self.tagger = load_tagger(model_path, threads)
         self.threshold = float(threshold)
-        self.combine = combine
 
     def __call__(self, doc):  # (Doc) -> Doc
         spans, scores = self.tagger.analyse(doc.text)
@@ -290,19 +286,14 @@ class TaggerComponent:
             span = doc.char_span(a, b, alignment_mode="expand")
             if span is not None and span.text.strip():
                 out.append((span.start_char, span.end_char, label, confidence))
-        if self.combine and doc._.model_spans is not None:
-            before = list(doc._.model_spans)
-            out = before + [sp for sp in out if not any(a < sp[1] and sp[0] < b for a, b, *_ in before)]
-        else:
-            doc._.model_scores = scores
+        doc._.model_scores = scores
         doc._.model_spans = sorted(set(out))
         return doc
 
 
-def make_tagger_component(nlp, name: str, model_path: str | None, threshold: float, threads: int,
-                          combine: bool) -> TaggerComponent:
+def make_tagger_component(nlp, name: str, model_path: str | None, threshold: float, threads: int) -> TaggerComponent:
     """Factory of ``paperkg_entity_tagger`` (``model_path`` None: the tagger shipped in the package)."""
-    return TaggerComponent(model_path, threshold, threads, combine)
+    return TaggerComponent(model_path, threshold, threads)
 
 
 def register() -> None:
@@ -311,5 +302,4 @@ def register() -> None:
 
     if not Language.has_factory("paperkg_entity_tagger"):
         Language.factory("paperkg_entity_tagger",
-                         default_config={"model_path": None, "threshold": 0.0, "threads": 0,
-                                         "combine": False})(make_tagger_component)
+                         default_config={"model_path": None, "threshold": 0.0, "threads": 0})(make_tagger_component)

@@ -1,0 +1,80 @@
+"""The modality model: features of a concept's mentions, the judgement, the shipped model in the pipeline,
+and its training end to end."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kg.extract.types import Mention
+
+FIXTURE = Path(__file__).parent / "data" / "training"
+IMAGE = "https://w3id.org/paperkg/id/modality/image"
+GRAPH = "https://w3id.org/paperkg/id/modality/graph"
+
+
+def _mentions(text: str, forms: dict[str, str]) -> list[Mention]:
+    out = []
+    for form, concept in forms.items():
+        start = text.index(form)
+        out.append(Mention(start, start + len(form), "Modality", form, "modality-cue", concept=concept))
+    return out
+
+
+def test_mentions_are_grouped_by_concept_and_described_by_named_features(nlp):
+    from kg.extract.modality_model import group_features, modality_groups
+
+    text = "We classify images with a convolutional network. Unlike graph methods, it needs no edges."
+    doc = nlp(text)
+    mentions = _mentions(text, {"images": IMAGE, "graph": GRAPH})
+    groups = modality_groups(mentions)
+    assert sorted(groups) == [GRAPH, IMAGE] and [m.text for m in groups[IMAGE]] == ["images"]
+    image = group_features(doc, groups[IMAGE], mentions)
+    assert {"concept=image", "n=1", "we", "sent=0", "rule=modality-cue", "image|we"} <= set(image)
+    graph = group_features(doc, groups[GRAPH], mentions)
+    assert "sent=last" in graph and "we" not in graph and "concept=graph" in graph
+    assert image == sorted(image) and group_features(doc, groups[IMAGE], mentions) == image  # deterministic
+
+
+def test_judged_drops_the_concepts_under_the_threshold_and_scores_the_others():
+    from kg.extract.modality_model import judged
+
+    text = "images and graphs"
+    mentions = _mentions(text, {"images": IMAGE, "graphs": GRAPH}) + [Mention(0, 6, "Method", "images", "phrase")]
+    got = judged(mentions, {IMAGE: 0.8, GRAPH: 0.1}, 0.25)
+    assert [(m.text, m.type, m.confidence) for m in got] == [("images", "Modality", 0.8), ("images", "Method", None)]
+
+
+def test_the_shipped_modality_model_runs_in_the_pipeline_and_scores_what_it_keeps(nlp):
+    from kg.extract.modality_model import MODEL_DIR, load_model
+
+    assert "paperkg_modality_model" in nlp.pipe_names and (MODEL_DIR / "weights.npy").is_file()
+    assert 0.0 < load_model().threshold < 1.0
+    doc = nlp("We propose a convolutional network for image classification and train it on images of cells.")
+    kept = [m for m in doc._.mentions if m.type == "Modality"]
+    assert kept and all(m.concept == IMAGE and m.confidence is not None and m.confidence >= load_model().threshold
+                        for m in kept)
+
+
+def test_a_missing_modality_model_names_the_retraining_command(tmp_path):
+    from kg.errors import ModelError
+    from kg.extract.modality_model import load_model
+
+    with pytest.raises(ModelError, match="training.train_modalities"):
+        load_model(str(tmp_path / "nowhere"))
+
+
+def test_modality_training_runs_end_to_end_on_written_abstracts(nlp, tmp_path):
+    """training.train_modalities on six invented abstracts (docs given, no corpus file): a loadable model."""
+    from kg.extract.modality_model import load_model
+    from training.corpus import read_standoff
+    from training.train_modalities import train
+
+    texts = {r["id"]: r["abstract"] for r in map(json.loads, (FIXTURE / "corpus.jsonl").read_text().splitlines())}
+    docs = [(e, nlp(texts[e["id"]])) for _, _, e in read_standoff([FIXTURE / "annotations" / "fixture.jsonl"])]
+    out = tmp_path / "modalities"
+    report = train(None, out, docs=docs, min_count=1)
+    model = load_model(str(out))
+    assert 0.0 < report["threshold"] < 1.0 and model.threshold == report["threshold"]
+    assert set(report["table"]["rules"]) == {"dev", "test"} and not out.with_name("modalities.tmp").exists()
