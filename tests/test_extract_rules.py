@@ -286,7 +286,7 @@ def wrong(reason: str):  # type: ignore[no-untyped-def]
     pytest.param("Recurrent networks excel at Natural Language Processing and Wheeled Robot Navigating.",
                  {(M, "Recurrent networks"), (T, "Natural Language Processing"), (MO, "Natural Language"),
                   (T, "Wheeled Robot Navigating")},
-                 marks=wrong("Wheeled Robot Navigating, the task, is given up where the span model scores it low")),
+                 marks=wrong("Wheeled Robot Navigating, the task, is given up where the tagger scores it low")),
     ("We compare with Stochastic Gradient Boosting on ten tables.", {(M, "Stochastic Gradient Boosting")}),
     pytest.param("We apply channel pruning to reduce the cost of convolutional networks.",
                  {(T, "channel pruning"), (M, "convolutional networks")},

@@ -76,5 +76,33 @@ def test_modality_training_runs_end_to_end_on_written_abstracts(nlp, tmp_path):
     out = tmp_path / "modalities"
     report = train(None, out, docs=docs, min_count=1)
     model = load_model(str(out))
-    assert 0.0 < report["threshold"] < 1.0 and model.threshold == report["threshold"]
-    assert set(report["table"]["rules"]) == {"dev", "test"} and not out.with_name("modalities.tmp").exists()
+    curve = report["curve"]
+    best = max(curve, key=lambda t: (curve[t]["f1"], curve[t]["precision"]))
+    assert report["threshold"] == best and model.threshold == best  # chosen by dev F1, then precision
+    assert not out.with_name("modalities.tmp").exists() and (out / "weights.npy").is_file()
+
+
+def test_a_concept_outside_the_guidelines_list_is_not_reported():
+    """"source code" has no ancestor in the modality list: its mention goes; "satellite imagery" is
+    reported as its nearest ancestors in the list."""
+    from kg.extract.modality import REPORTED_MODALITIES, reported_modalities
+
+    base = "https://w3id.org/paperkg/id/modality/"
+    broader = {base + "satellite-imagery": (base + "image",)}
+    mentions = [Mention(0, 11, "Modality", "source code", "modality-cue", concept=base + "source-code"),
+                Mention(16, 33, "Modality", "satellite imagery", "modality-cue", concept=base + "satellite-imagery"),
+                Mention(40, 45, "Method", "U-Net", "name")]
+    got = reported_modalities(mentions, lambda iri: broader.get(iri, ()))
+    assert [(m.text, m.concept) for m in got] == [("satellite imagery", IMAGE), ("U-Net", None)]
+    assert "source-code" not in REPORTED_MODALITIES and "image" in REPORTED_MODALITIES
+
+
+def test_switched_off_the_component_leaves_the_rules_modalities_alone(nlp):
+    from kg.extract.modality_model import ModalityClassifier
+
+    doc = nlp("Unlike graph methods, we classify images.")
+    mentions = _mentions(doc.text, {"graph": GRAPH, "images": IMAGE})
+    doc._.mentions = list(mentions)
+    assert ModalityClassifier(use_model=False)(doc)._.mentions == mentions
+    doc._.mentions = list(mentions)
+    assert ModalityClassifier(threshold=1.01)(doc)._.mentions == []  # a threshold above every score keeps none

@@ -1,10 +1,10 @@
 """Score extraction variants side by side with the shared scorer: corpus splits and the dev golds.
 
     python -m training.evaluate --corpus ../shared/data/abstracts.jsonl.gz --eval ../shared/eval \
-        --variant rules --variant model --split dev
+        --variant rules --variant shipped --split dev
 
-For each variant (a configuration of the ``paperkg_entities`` stage and, under its ``relations`` key, of
-the ``paperkg_relation_model`` stage: :data:`VARIANTS`) the graph of
+For each variant (a configuration of the ``paperkg_entities`` stage and, under its ``relations``,
+``proposals`` and ``modalities`` keys, of the relation, proposal and modality stages: :data:`VARIANTS`) the graph of
 each evaluation set is built in this process with :func:`kg.build.pipeline.build` (one worker, no cache) and scored by
 ``score.py`` from ``--eval``. The sets: the corpus split(s) given by ``--split`` (``test`` only to
 report, never to choose), ``gold_dev_corpus.json`` (``dev_corpus60.jsonl``) and ``gold_dev.json``

@@ -13,7 +13,7 @@ tokenizer and ``meta.json`` (labels, window, the dev figures) to ``--output``, w
 :mod:`kg.extract.tagger` reads it at run time: neither torch nor transformers is needed to run paperkg.
 
 Training needs the ``train`` extra (``pip install -e '.[train]'``: torch, transformers, onnx); about
-7 minutes an epoch on 2 cores.
+6 minutes an epoch on 2 cores (1,552 train abstracts).
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.extract.tagger import LABELS, TAGS, decode, windows
-from training.corpus import ANNOTATIONS, load_checked, prf
+from training.corpus import ANNOTATIONS, CorpusError, load_checked, prf
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "kg" / "models" / "entity_tagger"
@@ -108,12 +108,12 @@ def train(corpus: Path, base: Path, output: Path, annotations: Path = ANNOTATION
     from tokenizers import Tokenizer
     from transformers import AutoModelForTokenClassification
 
+    checked, records = load_checked(annotations, corpus)  # refuse stale annotations before touching torch
     random.seed(seed)
     numpy.random.seed(seed)
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     torch.use_deterministic_algorithms(True)
-    checked, records = load_checked(annotations, corpus)
     entries = [e for _, _, e in checked]
     texts = {k: r["abstract"] for k, r in records.items()}
     train_entries = sorted((e for e in entries if e["split"] == "train"), key=lambda e: e["id"])[:limit]
@@ -262,9 +262,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.corpus is None:
         parser.error("--corpus is required")
-    meta = train(args.corpus, args.base or find_base(), args.output, args.annotations, epochs=args.epochs, lr=args.lr,
-                 batch=args.batch, seed=args.seed, threads=args.threads, limit=args.limit,
-                 quantize=not args.no_quantize, keep=args.keep)
+    try:
+        meta = train(args.corpus, args.base or find_base(), args.output, args.annotations, epochs=args.epochs,
+                     lr=args.lr, batch=args.batch, seed=args.seed, threads=args.threads, limit=args.limit,
+                     quantize=not args.no_quantize, keep=args.keep)
+    except CorpusError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     print(json.dumps({k: meta[k] for k in ("chosen_epoch", "dev_span", "dev_span_exported")}))
     return 0
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -71,7 +72,7 @@ def train(corpus: Path | None, output: Path, annotations: Path = ANNOTATIONS, *,
         for s, gold, keys, rs, _ in data:
             if s != split:
                 continue
-            probs = model.probabilities(rs)[:, 1] if rs else []
+            probs = model.probabilities(rs)[:, CLASSES.index("YES")] if rs else []
             got = {labels.get(k, "").lower() for k, p in zip(keys, probs) if threshold is None or p >= threshold}
             tp, found, gold_n = tp + len(got & gold), found + len(got), gold_n + len(gold)
         p, r, f = prf(tp, found, gold_n)
@@ -86,11 +87,9 @@ def train(corpus: Path | None, output: Path, annotations: Path = ANNOTATIONS, *,
                            "modality mentions grouped by concept, trained on the train split of paperkg's "
                            "training corpus; see training/README.md"}
     tmp = output.with_name(output.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
     model.save(tmp, meta)
-    if output.exists():
-        for p in output.iterdir():
-            p.unlink()
-        output.rmdir()
+    shutil.rmtree(output, ignore_errors=True)
     tmp.rename(output)
     print("\n| modalities (paper, term) | dev P / R / F1 | test P / R / F1 |\n|---|---|---|")
     for name, row in table.items():
@@ -122,8 +121,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    if "--threads" in sys.argv:
-        n = sys.argv[sys.argv.index("--threads") + 1]
+    for i, arg in enumerate(sys.argv):  # "--threads N" or "--threads=N", before numpy loads
+        n = arg.split("=", 1)[1] if arg.startswith("--threads=") else sys.argv[i + 1] if arg == "--threads" and i + 1 < len(sys.argv) else None
+        if n is None:
+            continue
         for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
             os.environ[var] = n
     sys.exit(main())

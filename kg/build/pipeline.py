@@ -181,9 +181,9 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
     ``engine`` names an entry of :data:`kg.build.engines.ENGINES` ("local" processes or "dask", with
     ``scheduler`` the Dask address); inputs under ``in_process_below`` abstracts are extracted in this
     process. Builds of ``disk_graph_above`` papers and source records or more hold the graph in a
-    temporary on-disk store (bounded memory). ``min_confidence`` keeps only the links whose mention the entity model scored at
-    or above it (a rule's mention carries the model's probability of its span and type; mentions the model
-    did not score, such as modalities and spans over six tokens, stay). The previous outputs stay
+    temporary on-disk store (bounded memory). ``min_confidence`` keeps only the links whose mention a model scored at
+    or above it (a rule's mention carries the tagger's probability of its span and type, a modality mention
+    the modality model's score of its concept; mentions no model scored stay). The previous outputs stay
     untouched until the new ones are complete: every output is staged, then all are renamed in one step
     (:class:`kg.build.outputs.OutputSet`). Raises :class:`Interrupted` on Ctrl-C or SIGTERM.
     """

@@ -46,9 +46,9 @@ def _count(n: int, noun: str) -> str:
 @click.option("--views/--no-views", default=True, show_default=True,
               help="Also write graph.html (interactive overview) and report.html.")
 @click.option("--min-confidence", type=click.FloatRange(0.0, 1.0), default=None, metavar="X",
-              help="Keep only the links whose mention the entity model scored at or above X (0-1), and the "
-                   "relations the relation model scored at or above X; what no model scored (modalities, "
-                   "spans over 6 tokens, rule relations) stays.")
+              help="Keep only the links whose mention a model scored at or above X (0-1: the entity tagger, "
+                   "the modality model), and the relations the relation model scored at or above X; what no "
+                   "model scored (mentions the tagger did not see, rule relations) stays.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
 @handle_errors
 def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: int | None, store: str | None,

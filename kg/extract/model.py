@@ -28,8 +28,8 @@ COMPONENT_CONFIG: dict[str, dict] = {
     "paperkg_entity_tagger": {"threshold": 0.9},
     "paperkg_entities": {"use_model": True, "drop_rules": [], "veto_below": 0.2,
                          "veto_rules": ["phrase", "task-frame", "title-case", "term-phrase"]},
-    # relations: the trained relation model's, with the threshold and the rules kept (name variants and
-    # "X extends Y", the rules precise on the dev split) chosen with it (kg/models/relations/meta.json)
+    # relations: the trained relation model's, with the threshold (0.2) and the rules kept beside it (every
+    # rule) chosen with it on the dev split (kg/models/relations/meta.json)
     "paperkg_relation_model": {},
     # modalities: the trained modality model's judgement of each modality concept the rules found, with the
     # threshold chosen with it on the dev split (kg/models/modalities/meta.json)
