@@ -12,16 +12,13 @@ random step.
 """
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import shutil
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from training.corpus import ANNOTATIONS, CorpusError, load_checked, prf
+from training.classifiers import install, parser, run, set_threads
+from training.corpus import ANNOTATIONS, load_checked, prf
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "kg" / "models" / "modalities"
@@ -86,11 +83,7 @@ def train(corpus: Path | None, output: Path, annotations: Path = ANNOTATIONS, *,
             "description": "paperkg's modality classifier: logistic regression over named features of a paper's "
                            "modality mentions grouped by concept, trained on the train split of paperkg's "
                            "training corpus; see training/README.md"}
-    tmp = output.with_name(output.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    model.save(tmp, meta)
-    shutil.rmtree(output, ignore_errors=True)
-    tmp.rename(output)
+    install(model, output, meta)
     print("\n| modalities (paper, term) | dev P / R / F1 | test P / R / F1 |\n|---|---|---|")
     for name, row in table.items():
         print(f"| {name} | " + " | ".join(f"{row[s]['precision']:.3f} / {row[s]['recall']:.3f} / {row[s]['f1']:.3f}"
@@ -103,28 +96,11 @@ def train(corpus: Path | None, output: Path, annotations: Path = ANNOTATIONS, *,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.train_modalities", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, required=True, help="the corpus JSONL(.gz) holding the texts")
-    parser.add_argument("--annotations", type=Path, default=ANNOTATIONS, help="folder of standoff *.jsonl")
-    parser.add_argument("--output", type=Path, default=OUTPUT, help="where the trained model goes (replaced)")
-    parser.add_argument("--l2", type=float, default=3.0, help="the L2 penalty")
-    parser.add_argument("--min-count", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=1, help="BLAS/OpenMP threads (set before numpy loads)")
-    args = parser.parse_args(argv)
-    try:
-        report = train(args.corpus, args.output, args.annotations, l2=args.l2, min_count=args.min_count)
-    except CorpusError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps({"threshold": report["threshold"]}, sort_keys=True))
-    return 0
+    args = parser("python -m training.train_modalities", __doc__, OUTPUT, l2=3.0).parse_args(argv)
+    return run(lambda: train(args.corpus, args.output, args.annotations, l2=args.l2, min_count=args.min_count),
+               lambda report: {"threshold": report["threshold"]})
 
 
 if __name__ == "__main__":
-    for i, arg in enumerate(sys.argv):  # "--threads N" or "--threads=N", before numpy loads
-        n = arg.split("=", 1)[1] if arg.startswith("--threads=") else sys.argv[i + 1] if arg == "--threads" and i + 1 < len(sys.argv) else None
-        if n is None:
-            continue
-        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ[var] = n
+    set_threads(sys.argv)
     sys.exit(main())

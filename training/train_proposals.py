@@ -13,15 +13,13 @@ one of its forms). The test split is read only to print its row.
 """
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import sys
 import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from training.corpus import ANNOTATIONS, CorpusError, load_checked, prf
+from training.classifiers import install, parser, run, set_threads
+from training.corpus import ANNOTATIONS, load_checked, prf
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "kg" / "models" / "proposals"
@@ -120,13 +118,7 @@ def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, l2: fl
     meta = {"name": "paperkg proposal model", "l2": l2, "min_count": min_count, "train_entities": len(rows),
             "description": "paperkg's proposal classifier: logistic regression over named features of a paper's "
                            "entities, trained on the train split of paperkg's training corpus; see training/README.md"}
-    tmp = output.with_name(output.name + ".tmp")
-    model.save(tmp, meta)
-    if output.exists():
-        for p in output.iterdir():
-            p.unlink()
-        output.rmdir()
-    tmp.rename(output)
+    install(model, output, meta)
     print("\n| proposals (entities) | dev P / R / F1 | test P / R / F1 |\n|---|---|---|")
     for name, row in table.items():
         print(f"| {name} | " + " | ".join(f"{row[s]['precision']:.3f} / {row[s]['recall']:.3f} / {row[s]['f1']:.3f}"
@@ -139,26 +131,11 @@ def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, l2: fl
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.train_proposals", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, required=True, help="the corpus JSONL(.gz) holding the texts")
-    parser.add_argument("--annotations", type=Path, default=ANNOTATIONS, help="folder of standoff *.jsonl")
-    parser.add_argument("--output", type=Path, default=OUTPUT, help="where the trained model goes (replaced)")
-    parser.add_argument("--l2", type=float, default=3.0, help="the L2 penalty (chosen on the dev split)")
-    parser.add_argument("--min-count", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=1, help="BLAS/OpenMP threads (set before numpy loads)")
-    args = parser.parse_args(argv)
-    try:
-        report = train(args.corpus, args.output, args.annotations, l2=args.l2, min_count=args.min_count)
-    except CorpusError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps({k: report[k] for k in ("threshold", "rule_threshold")}, sort_keys=True))
-    return 0
+    args = parser("python -m training.train_proposals", __doc__, OUTPUT, l2=3.0).parse_args(argv)
+    return run(lambda: train(args.corpus, args.output, args.annotations, l2=args.l2, min_count=args.min_count),
+               lambda report: {k: report[k] for k in ("threshold", "rule_threshold")})
 
 
 if __name__ == "__main__":
-    if "--threads" in sys.argv:
-        n = sys.argv[sys.argv.index("--threads") + 1]
-        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ[var] = n
+    set_threads(sys.argv)
     sys.exit(main())

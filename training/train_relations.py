@@ -16,16 +16,14 @@ is read only to print its row.
 """
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any, Sequence
 
-from training.corpus import ANNOTATIONS, CorpusError, load_checked, prf
+from training.classifiers import install, parser, run, set_threads
+from training.corpus import ANNOTATIONS, load_checked, prf
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "kg" / "models" / "relations"
@@ -180,25 +178,14 @@ def as_facts(doc, mentions, relations) -> list[tuple[set[str], str, set[str]]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.train_relations", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, required=True, help="the corpus JSONL(.gz) holding the texts")
-    parser.add_argument("--annotations", type=Path, default=ANNOTATIONS, help="folder of standoff *.jsonl")
-    parser.add_argument("--output", type=Path, default=OUTPUT, help="where the trained model goes (replaced)")
-    parser.add_argument("--candidates", choices=["pipeline", "gold", "both"], default="both",
-                        help="whose mentions make the training pairs")
-    parser.add_argument("--window", type=int, default=1, help="sentences apart a non-proposed subject may be")
-    parser.add_argument("--l2", type=float, default=10.0, help="the L2 penalty (chosen on the dev split)")
-    parser.add_argument("--min-count", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=1, help="BLAS/OpenMP threads (set before numpy loads)")
-    args = parser.parse_args(argv)
-    try:
-        report = train(args.corpus, args.output, args.annotations, candidates=args.candidates, window=args.window,
-                       l2=args.l2, min_count=args.min_count)
-    except CorpusError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(report["chosen"], indent=1, sort_keys=True))
-    return 0
+    options = parser("python -m training.train_relations", __doc__, OUTPUT, l2=10.0)
+    options.add_argument("--candidates", choices=["pipeline", "gold", "both"], default="both",
+                         help="whose mentions make the training pairs")
+    options.add_argument("--window", type=int, default=1, help="sentences apart a non-proposed subject may be")
+    args = options.parse_args(argv)
+    return run(lambda: train(args.corpus, args.output, args.annotations, candidates=args.candidates,
+                             window=args.window, l2=args.l2, min_count=args.min_count),
+               lambda report: report["chosen"], indent=1)
 
 
 def _rule_names(docs) -> list[str]:
@@ -270,13 +257,7 @@ def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, candid
                            "entity pairs, trained on the train split of paperkg's training corpus; see "
                            "training/README.md"}
     model.threshold, model.keep_rules = best_t, chosen["keep_rules"]
-    tmp = output.with_name(output.name + ".tmp")
-    model.save(tmp, meta)
-    if output.exists():
-        for p in output.iterdir():
-            p.unlink()
-        output.rmdir()
-    tmp.rename(output)
+    install(model, output, meta)
     print("\n| relation facts | dev P / R / F1 | test P / R / F1 |\n|---|---|---|")
     for name, row in table.items():
         print(f"| {name} | " + " | ".join(f"{row[s]['precision']:.3f} / {row[s]['recall']:.3f} / {row[s]['f1']:.3f}"
@@ -289,8 +270,5 @@ def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, candid
 
 
 if __name__ == "__main__":
-    if "--threads" in sys.argv:
-        n = sys.argv[sys.argv.index("--threads") + 1]
-        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ[var] = n
+    set_threads(sys.argv)
     sys.exit(main())
