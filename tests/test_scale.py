@@ -163,6 +163,37 @@ def test_parallel_build_equals_serial(tmp_path, serial):
     assert (tmp_path / "kg.ttl").read_bytes() == serial.read_bytes()
 
 
+def test_recycled_workers_build_equals_serial(tmp_path, serial, monkeypatch):
+    """Workers replaced by fresh processes every 3 texts (one 3-text chunk each): several pools, same bytes."""
+    import kg.build.engines.local as local
+
+    pools = []
+    original = local._run_pool
+
+    def counting(part, options):
+        pools.append(len(part))
+        return original(part, options)
+
+    monkeypatch.setattr(local, "_run_pool", counting)
+    build([BASE, NEW], tmp_path, views=False, workers=2, cache=False, in_process_below=4, chunk_size=3,
+          recycle_after=3)
+    assert len(pools) == -(-(N_BASE + N_NEW) // 6) and set(pools[:-1]) == {2}
+    assert (tmp_path / "kg.ttl").read_bytes() == serial.read_bytes()
+
+
+@pytest.mark.parametrize("n, workers, size, recycle, expected", [
+    (30000, 2, 64, 3000, 92),   # 46 chunks of 64 per worker (2,944 texts) before the pool is replaced
+    (1000, 2, 15, 3000, 67),    # fewer texts than one generation: every chunk
+    (100, 2, 8, None, 13),      # never recycled: every chunk
+    (30000, 2, 64, 10, 2),      # less than a chunk: one chunk per worker
+    (5, 2, 8, 3, 1),            # one chunk in all
+])
+def test_generation_size(n, workers, size, recycle, expected):
+    from kg.build.engines.local import generation_size
+
+    assert generation_size(n, workers, size, recycle) == expected
+
+
 def test_dask_local_cluster_equals_serial(tmp_path, serial):
     pytest.importorskip("distributed")
     summary = build([BASE, NEW], tmp_path, views=False, workers=2, cache=False, engine="dask", chunk_size=4)

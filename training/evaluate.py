@@ -68,6 +68,11 @@ VARIANTS: dict[str, dict[str, Any]] = {
     # without one heuristic rule each: which rules the model makes unnecessary (training/README.md)
     **{f"model+rules-veto0.2-without-{rule}": {"use_model": True, "drop_rules": [rule], "veto_rules": NOISY,
                                                "veto_below": 0.2} for rule in HEURISTIC_RULES},
+    # what ships without one heuristic rule, and without every rule that costs less than 0.002 alone
+    **{f"{SHIPPED}-without-{rule}": {**kg_model.COMPONENT_CONFIG["paperkg_entities"], "drop_rules": [rule]}
+       for rule in HEURISTIC_RULES},
+    f"{SHIPPED}-without-minor-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"],
+                                       "drop_rules": ["task-frame", "title-case", "name", "term-phrase"]},
 }
 
 #: The tagger's shipped configuration (before a run changes it).

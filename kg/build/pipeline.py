@@ -173,14 +173,15 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
           append: bool = False, cache: bool | str | Path | None = True, engine: str = "local",
           scheduler: str | None = None, in_process_below: int = 256,
           chunk_size: int | None = None, disk_graph_above: int = DISK_GRAPH_PAPERS,
-          min_confidence: float | None = None) -> BuildSummary:
+          min_confidence: float | None = None, recycle_after: int | None = 3000) -> BuildSummary:
     """Build the knowledge graph of ``inputs`` into ``output_dir/kg.ttl`` (and a store, if given).
 
     ``append`` adds ``inputs`` to the build recorded in ``output_dir/manifest.json`` (rebuilt together,
     known abstracts from the cache). ``cache`` is True (``output_dir/.cache/``), a directory, or False.
     ``engine`` names an entry of :data:`kg.build.engines.ENGINES` ("local" processes or "dask", with
     ``scheduler`` the Dask address); inputs under ``in_process_below`` abstracts are extracted in this
-    process. Builds of ``disk_graph_above`` papers and source records or more hold the graph in a
+    process, and local worker processes are replaced by fresh ones every ``recycle_after`` texts (bounded
+    memory on long builds; None: never). Builds of ``disk_graph_above`` papers and source records or more hold the graph in a
     temporary on-disk store (bounded memory). ``min_confidence`` keeps only the links whose mention a model scored at
     or above it (a rule's mention carries the tagger's probability of its span and type, a modality mention
     the modality model's score of its concept; mentions no model scored stay). The previous outputs stay
@@ -219,7 +220,7 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
         checkpoint("read")
 
         options = EngineOptions(workers=workers, model=model, in_process_below=in_process_below,
-                                chunk_size=chunk_size, scheduler=scheduler)
+                                chunk_size=chunk_size, scheduler=scheduler, recycle_after=recycle_after)
         fingerprint = pipeline_fingerprint(model)
         with ExtractionCache(cache_file, fingerprint) as extractions, \
                 FragmentCache(cache_file and cache_file.with_name(FRAGMENT_FILE),

@@ -13,7 +13,6 @@ import re
 from dataclasses import replace
 
 from spacy.language import Language
-from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
 import kg.extract.abbreviations  # noqa: F401  (registers paperkg_abbreviations)
@@ -25,7 +24,7 @@ from kg.extract.tagger import trim_edges
 from kg.extract.extensions import register_extensions
 from kg.extract.types import Mention
 from kg.namespaces import ID
-from kg.extract.vocab import Vocabulary, load_vocabulary
+from kg.extract.vocab import METRIC_PLURAL, VOCABULARY_SPANS, Vocabulary, load_vocabulary
 
 #: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
 RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "term-phrase": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
@@ -60,27 +59,14 @@ class EntityRecognizer:
         self.drop_rules = frozenset(drop_rules) if use_model else frozenset()
         self.vocabulary = vocabulary
         self._term_forms = frozenset(t.form.lower() for t in vocabulary.terms)  # looked up per abbreviation
-        self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
-        self.folded = PhraseMatcher(nlp.vocab, attr="LOWER")
-        self.terms: dict[str, list] = {}
-        for i, term in enumerate(vocabulary.terms):
-            key = f"t{i}"
-            self.terms[key] = term
-            forms = {term.form}
-            if not term.cue and (term.type != "Metric" or term.form.isupper()) and not term.form.endswith("s") \
-                    and term.form[-1:].isalpha():
-                forms.add(term.form + "s")  # metrics: only acronyms ("FIDs"), not "losses" from "loss"
-            # acronyms and short forms must match case exactly ("MAP" is not "map")
-            exact = len(term.form) <= 5 or any(c.isupper() for c in term.form[1:])
-            matcher = self.exact if exact else self.folded
-            matcher.add(key, [nlp.make_doc(f) for f in forms])
 
     def vocabulary_mentions(self, doc: Doc) -> list[Mention]:
-        """Mentions of vocabulary concepts and cues."""
+        """Mentions of vocabulary concepts and cues (the spans of the vocabulary's span rulers)."""
         out = []
-        for key, start, end in [*self.exact(doc), *self.folded(doc)]:
-            term = self.terms[self.exact.vocab.strings[key] if isinstance(key, int) else key]
-            span = doc[start:end]
+        for span in doc.spans.get(VOCABULARY_SPANS, ()):
+            if span.label_ == METRIC_PLURAL:
+                continue
+            term, start, end = self.vocabulary.term(span.id_), span.start, span.end
             if span.text.lower() in AMBIGUOUS_FORMS:
                 continue
             if term.type == "Metric" and end < len(doc) and doc[end].text in {"-", "–"} and not doc[end - 1].whitespace_:
@@ -125,7 +111,7 @@ class EntityRecognizer:
         cls = T.classify_phrase(tokens)
         if cls is not None:
             return cls
-        if head in METRIC_HEADS and head not in {"loss", "likelihood", "distance", "divergence"}:
+        if head in METRIC_HEADS and head not in {"likelihood", "distance", "divergence"}:
             return "Metric"
         capitalised = sum(1 for t in tokens if t.text[:1].isupper())
         if capitalised >= max(2, len([t for t in tokens if t.is_alpha]) - 1):
@@ -139,6 +125,8 @@ class EntityRecognizer:
         redefined = {a.short.text for a in abbrs if not self._defines_concept(a)}
         found = [m for m in found if m.text not in redefined and m.text.rstrip("s") not in redefined]
         abbr_mentions = list(T.abbreviation_mentions(abbrs, self.type_of_abbreviation))
+        found = one_type_per_form(found, {m.short_form: m.type for m in abbr_mentions if m.short_form},
+                                  getattr(doc._, "model_scores", None))
         found += abbr_mentions
         # later uses of a defined short form
         defined = {(m.short_form, m.type): m for m in abbr_mentions if m.short_form}
@@ -192,6 +180,30 @@ class EntityRecognizer:
         """The broader concepts of vocabulary concept ``iri`` (none for an unknown IRI)."""
         concept = self.vocabulary.concepts.get(iri)
         return concept.broader if concept is not None else ()
+
+
+def one_type_per_form(found: list[Mention], defined: dict[str, str], span_scores: "TokenScores | None") -> list[Mention]:
+    """One type for the vocabulary mentions of the same characters: where the vocabulary names concepts of two
+    types there ("ASR": speech recognition, a task, and attack success rate, a metric), the type the text's
+    own definition of the form gives ("automatic speech recognition (ASR)") wins, else the type the tagger
+    scores higher; with neither, both stay."""
+    types: dict[tuple[int, int], set[str]] = {}
+    for m in found:
+        if m.rule == "vocabulary":
+            types.setdefault((m.start, m.end), set()).add(m.type)
+    chosen: dict[tuple[int, int], str] = {}
+    for (start, end), kinds in types.items():
+        if len(kinds) < 2:
+            continue
+        text = next(m.text for m in found if (m.start, m.end) == (start, end))
+        if defined.get(text) in kinds:
+            chosen[(start, end)] = defined[text]
+        elif span_scores is not None:
+            scores = {t: span_scores.prob(start, end, t) or 0.0 for t in kinds}
+            best = max(sorted(scores), key=scores.__getitem__)
+            if scores[best] > 0:
+                chosen[(start, end)] = best
+    return [m for m in found if m.rule != "vocabulary" or chosen.get((m.start, m.end), m.type) == m.type]
 
 
 def _unit_after_number(doc: Doc, start: int, end: int) -> bool:

@@ -73,6 +73,7 @@ def _load_nlp(model: str):  # -> spacy.Language
     import kg.extract.results  # noqa: F401  (registers paperkg_results)
     from kg.extract.tagger import register as register_tagger
     from kg.extract.tokenizer import adapt_tokenizer
+    from kg.extract.vocab import add_vocabulary_rulers, load_vocabulary
 
     name = model or find_model()
     try:
@@ -80,6 +81,7 @@ def _load_nlp(model: str):  # -> spacy.Language
     except OSError as exc:
         raise ModelError(f"cannot load spaCy pipeline {name!r}: {exc}; reinstall it with pip") from exc
     adapt_tokenizer(nlp)
+    add_vocabulary_rulers(nlp, load_vocabulary())
     register_tagger()
     uses_model = COMPONENT_CONFIG.get("paperkg_entities", {}).get("use_model", False)
     for component in COMPONENTS:

@@ -20,12 +20,11 @@ import re
 from dataclasses import dataclass
 
 from spacy.language import Language
-from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 
 from kg.extract.extensions import register_extensions
 from kg.extract.types import Mention, ResultClaim
-from kg.extract.vocab import Vocabulary, load_vocabulary
+from kg.extract.vocab import METRIC_PLURAL, VOCABULARY_SPANS, Vocabulary, load_vocabulary
 
 #: A number with an optional sign and unit; not part of a name ("ResNet-50", "pass@1", "7B", "@256").
 _QUANTITY = re.compile(
@@ -134,33 +133,16 @@ def find_quantities(doc: Doc, span: Span | None = None) -> list[Quantity]:
     return out
 
 
-def metric_matcher(nlp: Language, vocabulary: Vocabulary) -> PhraseMatcher:
-    """A matcher of every written form of the vocabulary's metrics (and their plurals), labelled by concept."""
-    matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
-    exact = PhraseMatcher(nlp.vocab, attr="ORTH")
-    for term in vocabulary.terms:
-        if term.type != "Metric" or term.cue:
-            continue
-        forms = {term.form}
-        if term.form[-1:].isalpha() and not term.form.endswith("s"):
-            forms.add(term.form + "s")
-        if term.form.endswith("y") and len(term.form) > 4:
-            forms.add(term.form[:-1] + "ies")
-        # acronyms must match case exactly ("MAP" is not "map")
-        target = exact if len(term.form) <= 5 or any(c.isupper() for c in term.form[1:]) else matcher
-        target.add(term.concept, [nlp.make_doc(f) for f in forms])
-    return _CombinedMatcher(matcher, exact)
-
-
-class _CombinedMatcher:
-    """Two phrase matchers (case-folded and exact) used as one."""
-
-    def __init__(self, folded: PhraseMatcher, exact: PhraseMatcher) -> None:
-        self.folded, self.exact = folded, exact
-
-    def __call__(self, doc: Doc) -> list[tuple[str, int, int]]:
-        strings = doc.vocab.strings
-        return [(strings[k], s, e) for k, s, e in [*self.folded(doc), *self.exact(doc)]]
+def metric_hits(doc: Doc, vocabulary: Vocabulary) -> list[tuple[str, int, int]]:
+    """``(concept, start token, end token)`` of every written form of a vocabulary metric in ``doc``, plurals
+    included (the spans of the vocabulary's span rulers)."""
+    out = []
+    for span in doc.spans.get(VOCABULARY_SPANS, ()):
+        if span.label_ in ("Metric", METRIC_PLURAL):
+            term = vocabulary.term(span.id_)
+            if not term.cue:
+                out.append((term.concept, span.start, span.end))
+    return out
 
 
 def _extend_left(doc: Doc, start: int, floor: int) -> int:
@@ -436,12 +418,12 @@ class ResultFinder:
 
     def __init__(self, nlp: Language, vocabulary: Vocabulary) -> None:
         register_extensions()
-        self.matcher = metric_matcher(nlp, vocabulary)
+        self.vocabulary = vocabulary
 
     def __call__(self, doc: Doc) -> Doc:
         mentions = list(doc._.mentions or [])
         proposed = list(doc._.proposed or []) if Doc.has_extension("proposed") else []
-        doc._.results = find_results(doc, self.matcher(doc), mentions, proposed)
+        doc._.results = find_results(doc, metric_hits(doc, self.vocabulary), mentions, proposed)
         return doc
 
 

@@ -13,6 +13,7 @@ from spacy.tokens import Doc, Span, Token
 from kg.extract.abbreviations import Abbreviation
 from kg.extract.lexicon import (
     DATASET_NOUNS,
+    EITHER_HEADS,
     EVALUATIVE,
     GENERIC_HEADS,
     GENERIC_METHOD_TERMS,
@@ -26,6 +27,10 @@ from kg.extract.lexicon import (
 )
 from kg.extract.types import Mention
 from kg.keys import clean_label, norm_key, singular
+
+#: Heads a task phrase may have, and heads a method phrase may have (each with the heads of either).
+TASK_LIKE = TASK_HEADS | EITHER_HEADS
+METHOD_LIKE = METHOD_HEADS | EITHER_HEADS
 
 _NAME = re.compile(
     r"^(?=.*[A-Za-z])(?:"
@@ -111,9 +116,9 @@ def _phrase_span(doc: Doc, tokens: list[Token]) -> Span | None:
 def _head_class(token: Token) -> str | None:
     lemma = token.lemma_.lower()
     low = token.lower_
-    if lemma in TASK_HEADS or low in TASK_HEADS:
+    if lemma in TASK_LIKE or low in TASK_LIKE:
         return "Task"
-    if lemma in METHOD_HEADS or low in METHOD_HEADS:
+    if lemma in METHOD_LIKE or low in METHOD_LIKE:
         return "Method"
     return None
 
@@ -142,7 +147,7 @@ def classify_phrase(tokens: list[Token]) -> str | None:
             return None  # "AlphaFold 2 predictions", "overconfident predictions": outputs, not a task
         if lemma in WEAK_TASK_HEADS and len(mods) < 1:
             return None
-        if head.lower_.endswith("ing") and head.lower_ not in TASK_HEADS and lemma not in TASK_HEADS:
+        if head.lower_.endswith("ing") and head.lower_ not in TASK_LIKE and lemma not in TASK_LIKE:
             return None
         return "Task" if mods or lemma not in WEAK_TASK_HEADS else None
     # Method: generic heads need a specific, non-generic modifier
@@ -241,7 +246,7 @@ def framed_tasks(doc: Doc) -> Iterator[Span]:
             if not part or part[-1].pos_ not in {"NOUN", "PROPN"} and not part[-1].lower_.endswith("ing"):
                 continue
             head = part[-1].lemma_.lower()
-            if head in TASK_HEADS and head not in WEAK_TASK_HEADS or len(part) > 1 and classify_phrase(part) == "Task":
+            if head in TASK_LIKE and head not in WEAK_TASK_HEADS or len(part) > 1 and classify_phrase(part) == "Task":
                 yield whole_words(doc[part[0].i : part[-1].i + 1])
 
 
@@ -554,7 +559,7 @@ def extend_term(doc: Doc, m: Mention) -> Mention:
     ext = doc[start : span.end]
     head = span[-1].lemma_.lower()
     # a technique done to a thing is a task: "layer pruning", "model merging"
-    type_name = "Task" if m.type == "Method" and head in TASK_HEADS and head not in METHOD_HEADS else m.type
+    type_name = "Task" if m.type == "Method" and head in TASK_HEADS else m.type
     return Mention(ext.start_char, ext.end_char, type_name, clean_label(ext.text), "term-phrase")
 
 
@@ -587,8 +592,8 @@ def names_an_activity(span: Span) -> bool:
     """Does a Title-case name end in a gerund that is no technique word ("Natural Language Processing",
     "Wheeled Robot Navigating"; not "Contrastive Learning", "Gradient Boosting")? It names a task."""
     last = span[-1]
-    return len(last.text) > 5 and last.lower_.endswith("ing") and last.lower_ not in METHOD_HEADS \
-        and last.lemma_.lower() not in METHOD_HEADS and last.lower_ not in GENERIC_HEADS
+    return len(last.text) > 5 and last.lower_.endswith("ing") and last.lower_ not in METHOD_LIKE \
+        and last.lemma_.lower() not in METHOD_LIKE and last.lower_ not in GENERIC_HEADS
 
 
 def dataset_context(span: Span) -> bool:

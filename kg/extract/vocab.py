@@ -40,6 +40,10 @@ class Vocabulary:
     terms: tuple[Term, ...]
     triples: dict[str, tuple] = None  # type: ignore[assignment]  # concept IRI -> its own triples
 
+    def term(self, key: str) -> Term:
+        """The term whose span ruler pattern id is ``key`` (:func:`term_key`)."""
+        return self.terms[int(key[1:])]
+
     def concept_triples(self, iri: str) -> tuple:
         """The triples the vocabulary states about concept ``iri`` (labels, scheme, broader, sameAs)."""
         return (self.triples or {}).get(iri, ())
@@ -76,3 +80,72 @@ def load_vocabulary(files: tuple[Path, ...] | None = None) -> Vocabulary:
     terms.sort(key=lambda t: (t.type, t.concept, t.form, t.cue))
     own = {iri: tuple(sorted(graph.triples((URIRef(iri), None, None)))) for iri in concepts}
     return Vocabulary(concepts, tuple(terms), own)
+
+
+#: The ``doc.spans`` key under which the vocabulary's span rulers put every written form they find.
+VOCABULARY_SPANS = "paperkg_vocabulary"
+
+#: The label of a metric's plural forms that only result extraction reads ("accuracies", "losses"): as an
+#: entity mention a metric is its written form, or an acronym's plural ("FIDs").
+METRIC_PLURAL = "Metric-plural"
+
+#: The span rulers of the vocabulary, in pipeline order: case-exact forms, then case-folded ones.
+RULERS: tuple[tuple[str, str], ...] = (("paperkg_vocabulary_exact", "ORTH"), ("paperkg_vocabulary_folded", "LOWER"))
+
+
+def term_key(index: int) -> str:
+    """The span ruler pattern id of ``vocabulary.terms[index]`` (a span's ``id_``)."""
+    return f"t{index}"
+
+
+def matches_exactly(form: str) -> bool:
+    """Acronyms and short forms match case exactly ("MAP" is not "map"), longer forms case-folded."""
+    return len(form) <= 5 or any(c.isupper() for c in form[1:])
+
+
+def mention_forms(term: Term) -> set[str]:
+    """The forms of ``term`` that are entity mentions: the form and its plural, a metric's only when it is
+    an acronym ("FIDs", not "losses" from "loss"), a cue's never."""
+    forms = {term.form}
+    if not term.cue and (term.type != "Metric" or term.form.isupper()) and not term.form.endswith("s") \
+            and term.form[-1:].isalpha():
+        forms.add(term.form + "s")
+    return forms
+
+
+def result_metric_forms(term: Term) -> set[str]:
+    """The forms of a metric that name it in a result ("accuracies", "errors"); empty for other terms."""
+    if term.type != "Metric" or term.cue:
+        return set()
+    forms = {term.form}
+    if term.form[-1:].isalpha() and not term.form.endswith("s"):
+        forms.add(term.form + "s")
+    if term.form.endswith("y") and len(term.form) > 4:
+        forms.add(term.form[:-1] + "ies")
+    return forms
+
+
+def vocabulary_patterns(vocabulary: Vocabulary) -> dict[str, list[dict[str, str]]]:
+    """spaCy ``span_ruler`` phrase patterns of every written form of ``vocabulary``, by the token attribute
+    they match on ("ORTH" or "LOWER"). A pattern's label is its term's type (:data:`METRIC_PLURAL` for the
+    plurals only results read) and its id the term's :func:`term_key`."""
+    out: dict[str, list[dict[str, str]]] = {attr: [] for _, attr in RULERS}
+    for i, term in enumerate(vocabulary.terms):
+        attr = "ORTH" if matches_exactly(term.form) else "LOWER"
+        mentions = mention_forms(term)
+        labelled = [(f, term.type) for f in sorted(mentions)]
+        labelled += [(f, METRIC_PLURAL) for f in sorted(result_metric_forms(term) - mentions)]
+        out[attr].extend({"label": label, "pattern": form, "id": term_key(i)} for form, label in labelled)
+    return out
+
+
+def add_vocabulary_rulers(nlp, vocabulary: Vocabulary) -> None:  # (Language, Vocabulary) -> None
+    """Put spaCy ``span_ruler`` components holding :func:`vocabulary_patterns` at the head of ``nlp``: they
+    write every vocabulary form they find to ``doc.spans[VOCABULARY_SPANS]`` (and are saved with the
+    pipeline by ``nlp.to_disk``)."""
+    patterns = vocabulary_patterns(vocabulary)
+    for position, (name, attr) in enumerate(RULERS):
+        ruler = nlp.add_pipe("span_ruler", name=name, before=nlp.pipe_names[position] if nlp.pipe_names else None,
+                             config={"spans_key": VOCABULARY_SPANS, "phrase_matcher_attr": attr,
+                                     "overwrite": False, "validate": False})
+        ruler.add_patterns(patterns[attr])

@@ -26,6 +26,11 @@ class EngineOptions:
     chunk_size: int | None = None
     #: Dask scheduler address (None: start a LocalCluster)
     scheduler: str | None = None
+    #: texts a local worker process extracts before a fresh process replaces it (None: never). A worker's
+    #: resident memory grows with the texts it has seen (onnxruntime's and the allocator's retained
+    #: buffers, spaCy's string store): from about 0.45 GB loaded to 0.8 GB after 3,000 abstracts and
+    #: 1.2 GB after 15,000, so a long build restarts its workers instead of letting them grow.
+    recycle_after: int | None = 3000
 
 
 Engine = Callable[[Sequence[str], EngineOptions], Iterator[tuple[int, PaperExtraction]]]

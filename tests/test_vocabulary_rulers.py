@@ -1,0 +1,84 @@
+"""The vocabularies are data: spaCy span_ruler patterns built from ontology/, saved with the pipeline."""
+from __future__ import annotations
+
+import json
+
+from spacy.pipeline import SpanRuler
+
+from kg.extract.vocab import (METRIC_PLURAL, RULERS, VOCABULARY_SPANS, Term, load_vocabulary, mention_forms,
+                              result_metric_forms, vocabulary_patterns)
+
+
+def test_rulers_head_the_pipeline_and_hold_every_form(nlp):
+    names = [name for name, _ in RULERS]
+    assert nlp.pipe_names[: len(names)] == names
+    patterns = vocabulary_patterns(load_vocabulary())
+    for name, attr in RULERS:
+        ruler = nlp.get_pipe(name)
+        assert isinstance(ruler, SpanRuler)
+        assert ruler.key == VOCABULARY_SPANS
+        assert ruler.patterns == patterns[attr]
+    vocabulary = load_vocabulary()
+    assert sum(len(p) for p in patterns.values()) >= len(vocabulary.terms)
+
+
+def test_ruler_patterns_are_saved_and_restored(nlp, tmp_path):
+    ruler = nlp.get_pipe("paperkg_vocabulary_folded")
+    ruler.to_disk(tmp_path / "ruler")
+    lines = (tmp_path / "ruler" / "patterns").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line) for line in lines] == ruler.patterns
+    restored = SpanRuler(nlp, name="restored", spans_key="restored", phrase_matcher_attr="LOWER").from_disk(
+        tmp_path / "ruler")
+    assert restored.patterns == ruler.patterns
+
+
+def test_case_and_plural_forms(nlp):
+    doc = nlp("We report MAP and top-1 accuracies of graph neural networks on ImageNet; the map is ours.")
+    found = {(s.text, s.label_) for s in doc.spans[VOCABULARY_SPANS]}
+    assert ("ImageNet", "Dataset") in found
+    assert ("graph neural networks", "Method") in found
+    assert ("accuracies", METRIC_PLURAL) in found  # a result's metric, never an entity mention
+    assert not any(s.text == "map" for s in doc.spans[VOCABULARY_SPANS])  # acronyms match case exactly
+    mentions = {(m.text, m.type) for m in doc._.mentions}
+    assert ("accuracies", "Metric") not in mentions
+
+
+def test_forms_of_a_term():
+    metric = Term("accuracy", "Metric", "iri", "accuracy")
+    assert mention_forms(metric) == {"accuracy"}
+    assert result_metric_forms(metric) == {"accuracy", "accuracys", "accuracies"}
+    assert mention_forms(Term("FID", "Metric", "iri", "FID")) == {"FID", "FIDs"}
+    assert mention_forms(Term("transformer", "Method", "iri", "transformer")) == {"transformer", "transformers"}
+    assert mention_forms(Term("pixels", "Modality", "iri", "image", cue=True)) == {"pixels"}
+    assert result_metric_forms(Term("transformer", "Method", "iri", "transformer")) == set()
+
+
+def _mention(start, end, type_, text="ASR"):
+    from kg.extract.types import Mention
+
+    return Mention(start=start, end=end, type=type_, text=text, rule="vocabulary", concept=f"iri/{type_}")
+
+
+class _Scores:
+    def __init__(self, probs):
+        self.probs = probs
+
+    def prob(self, start, end, label):
+        return self.probs.get(label)
+
+
+def test_one_type_per_form_follows_the_definition_then_the_tagger():
+    from kg.extract.components import one_type_per_form
+
+    both = [_mention(0, 3, "Task"), _mention(0, 3, "Metric"), _mention(5, 8, "Method", "GAN")]
+    by_definition = one_type_per_form(both, {"ASR": "Task"}, _Scores({"Metric": 0.9}))
+    assert [(m.start, m.type) for m in by_definition] == [(0, "Task"), (5, "Method")]
+    by_tagger = one_type_per_form(both, {}, _Scores({"Metric": 0.6, "Task": 0.1}))
+    assert [(m.start, m.type) for m in by_tagger] == [(0, "Metric"), (5, "Method")]
+    assert one_type_per_form(both, {}, None) == both  # nothing to decide by: both stay
+
+
+def test_a_defined_acronym_names_its_own_concept(nlp):
+    doc = nlp("Automatic speech recognition (ASR) systems are brittle. We make ASR robust to noise.")
+    asr = {(m.type, m.concept) for m in doc._.mentions if m.text == "ASR" and m.type != "Modality"}
+    assert asr == {("Task", "https://w3id.org/paperkg/id/task/speech-recognition")}
