@@ -1,4 +1,5 @@
-"""The vocabularies are data: spaCy span_ruler patterns built from ontology/, saved with the pipeline."""
+"""The entity stages: vocabularies as span_ruler patterns built from ontology/, saved with the pipeline;
+one type per vocabulary form; rule priorities as the resolution stage's configuration."""
 from __future__ import annotations
 
 import json
@@ -82,3 +83,15 @@ def test_a_defined_acronym_names_its_own_concept(nlp):
     doc = nlp("Automatic speech recognition (ASR) systems are brittle. We make ASR robust to noise.")
     asr = {(m.type, m.concept) for m in doc._.mentions if m.text == "ASR" and m.type != "Modality"}
     assert asr == {("Task", "https://w3id.org/paperkg/id/task/speech-recognition")}
+
+
+def test_rule_priorities_are_the_resolution_stages_configuration(nlp):
+    from kg.extract.resolution import RULE_PRIORITY, resolve_overlaps
+    from kg.extract.types import Mention
+
+    known = Mention(start=10, end=20, type="Method", text="flow model", rule="vocabulary", concept="iri")
+    phrase = Mention(start=4, end=20, type="Method", text="latent flow model", rule="phrase")
+    assert resolve_overlaps([known, phrase]) == [known]  # vocabulary 5 over phrase 2
+    assert resolve_overlaps([known, phrase], {"phrase": 9, "vocabulary": 1}) == [phrase]
+    assert nlp.get_pipe("paperkg_resolution").priorities == RULE_PRIORITY
+    assert nlp.pipe_names.index("paperkg_entities") + 1 == nlp.pipe_names.index("paperkg_resolution")
