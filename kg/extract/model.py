@@ -41,7 +41,7 @@ COMPONENT_CONFIG: dict[str, dict] = {
 }
 
 #: Bump when extraction rules change, so cached extractions are invalidated.
-PIPELINE_VERSION = "5"
+PIPELINE_VERSION = "6"
 
 
 def find_model() -> str:
