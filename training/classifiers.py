@@ -1,5 +1,6 @@
 """What the trainers of paperkg's small classifiers (modalities, proposals, relations) share: their command
-line, the BLAS thread setting it needs before numpy loads, and installing a trained model in place."""
+line, the BLAS thread setting it needs before numpy loads, running the pipeline over the annotated corpus, and
+installing a trained model in place."""
 from __future__ import annotations
 
 import argparse
@@ -7,11 +8,12 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from training.corpus import ANNOTATIONS, CorpusError
+from training.corpus import ANNOTATIONS, CorpusError, load_checked
 
 
 def set_threads(argv: list[str]) -> None:
@@ -56,3 +58,16 @@ def install(model, output: Path, meta: dict[str, Any]) -> None:
     model.save(tmp, meta)
     shutil.rmtree(output, ignore_errors=True)
     tmp.rename(output)
+
+
+def corpus_docs(annotations: Path, corpus: Path, off: Sequence[str]) -> list[tuple[dict[str, Any], Any]]:
+    """``(entry, doc)`` for every annotated abstract (hashes checked), parsed by the pipeline with the
+    components ``off`` switched off (the model being trained and those after it); prints the time taken."""
+    from training.train_relations import pipeline_docs
+
+    started = time.time()
+    entries, records = load_checked(annotations, corpus)
+    chosen = [e for _, _, e in entries]
+    parsed = pipeline_docs([records[e["id"]]["abstract"] for e in chosen], off=off)
+    print(f"pipeline over {len(chosen)} abstracts: {time.time() - started:.0f} s", file=sys.stderr)
+    return list(zip(chosen, parsed))

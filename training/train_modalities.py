@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from training.classifiers import install, parser, run, set_threads
-from training.corpus import ANNOTATIONS, load_checked, prf
+from training.classifiers import corpus_docs, install, parser, run, set_threads
+from training.corpus import ANNOTATIONS, prf
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "kg" / "models" / "modalities"
@@ -44,16 +44,12 @@ def train(corpus: Path | None, output: Path, annotations: Path = ANNOTATIONS, *,
     ``docs`` (entry, doc) pairs may be given (tests, experiments); else the pipeline is run."""
     from kg.extract.modality_model import CLASSES, ModalityModel
     from kg.extract.vocab import load_vocabulary
-    from training.train_relations import fit, pipeline_docs
+    from training.train_relations import fit
 
     started = time.time()
     if docs is None:
-        entries, records = load_checked(annotations, corpus)
-        chosen = [e for _, _, e in entries]
-        parsed = pipeline_docs([records[e["id"]]["abstract"] for e in chosen],
-                               off=("paperkg_modality_model", "paperkg_proposal_model", "paperkg_relation_model"))
-        docs = list(zip(chosen, parsed))
-        print(f"pipeline over {len(docs)} abstracts: {time.time() - started:.0f} s", file=sys.stderr)
+        docs = corpus_docs(annotations, corpus,
+                           off=("paperkg_modality_model", "paperkg_proposal_model", "paperkg_relation_model"))
     labels = {iri: c.label for iri, c in load_vocabulary().concepts.items()}
     data = []
     for e, d in docs:

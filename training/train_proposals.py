@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from training.classifiers import install, parser, run, set_threads
-from training.corpus import ANNOTATIONS, load_checked, prf
+from training.classifiers import corpus_docs, install, parser, run, set_threads
+from training.corpus import ANNOTATIONS, prf
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "kg" / "models" / "proposals"
@@ -73,16 +73,11 @@ def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, l2: fl
 
     ``docs`` (entry, doc) pairs may be given (tests, experiments); else the pipeline is run."""
     from kg.extract import proposal_model as P
-    from training.train_relations import fit, pipeline_docs
+    from training.train_relations import fit
 
     started = time.time()
     if docs is None:
-        entries, records = load_checked(annotations, corpus)
-        chosen = [e for _, _, e in entries]
-        parsed = pipeline_docs([records[e["id"]]["abstract"] for e in chosen],
-                               off=("paperkg_proposal_model", "paperkg_relation_model"))
-        docs = list(zip(chosen, parsed))
-        print(f"pipeline over {len(docs)} abstracts: {time.time() - started:.0f} s", file=sys.stderr)
+        docs = corpus_docs(annotations, corpus, off=("paperkg_proposal_model", "paperkg_relation_model"))
     data = {}
     for e, d in docs:
         data[id(d)] = labelled(d, list(d._.mentions or []), list(d._.proposed or []), d._.paper_name,

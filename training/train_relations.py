@@ -22,8 +22,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Sequence
 
-from training.classifiers import install, parser, run, set_threads
-from training.corpus import ANNOTATIONS, load_checked, prf
+from training.classifiers import corpus_docs, install, parser, run, set_threads
+from training.corpus import ANNOTATIONS, prf
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "kg" / "models" / "relations"
@@ -202,11 +202,8 @@ def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, candid
 
     started = time.time()
     if docs is None:
-        entries, records = load_checked(annotations, corpus)
-        chosen = [e for _, _, e in entries]
-        parsed = pipeline_docs([records[e["id"]]["abstract"] for e in chosen])
-        docs = [(e, d, with_proposed(list(d._.mentions or []), list(d._.proposed or []))) for e, d in zip(chosen, parsed)]
-        print(f"pipeline over {len(docs)} abstracts: {time.time() - started:.0f} s", file=sys.stderr)
+        docs = [(e, d, with_proposed(list(d._.mentions or []), list(d._.proposed or [])))
+                for e, d in corpus_docs(annotations, corpus, off=("paperkg_relation_model",))]
     rows, labels = [], []
     for e, d, mentions in docs:
         if e["split"] != "train":

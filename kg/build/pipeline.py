@@ -173,7 +173,8 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
           append: bool = False, cache: bool | str | Path | None = True, engine: str = "local",
           scheduler: str | None = None, in_process_below: int = 256,
           chunk_size: int | None = None, disk_graph_above: int = DISK_GRAPH_PAPERS,
-          min_confidence: float | None = None, recycle_after: int | None = 3000) -> BuildSummary:
+          min_confidence: float | None = None,
+          recycle_after: int | None = EngineOptions.recycle_after) -> BuildSummary:
     """Build the knowledge graph of ``inputs`` into ``output_dir/kg.ttl`` (and a store, if given).
 
     ``append`` adds ``inputs`` to the build recorded in ``output_dir/manifest.json`` (rebuilt together,
