@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from kg.extract import extract_doc
 from kg.extract.terms import specialises_chars
 from kg.extract.tokenizer import is_phrasal_compound
+from kg.extract.types import Mention
 
 WORD = st.from_regex(r"[a-z]{2,9}", fullmatch=True).filter(
     lambda w: w not in {"of", "the", "to", "in", "on", "for", "and", "or", "an", "by", "with", "at", "from", "off",
@@ -34,6 +35,32 @@ def test_tokenizer_keeps_phrasal_compounds_whole(nlp):
     words = [t.text for t in doc]
     assert "State-of-the-art" in words and "out-of-distribution" in words and "end-to-end" in words
     assert "multi-agent" not in words  # ordinary compounds are split as spaCy always did
+
+
+def test_tokenizer_splits_a_bracket_glued_to_a_dash(nlp):
+    words = [t.text for t in nlp.make_doc("an algorithm called Calibrated Subset Selection (CSS)\u2014that works (ABC)--which")]
+    assert words[6:] == ["(", "CSS", ")", "\u2014", "that", "works", "(", "ABC", ")", "--", "which"]
+
+
+def test_a_full_stop_after_a_name_ending_in_a_capital_ends_the_sentence(nlp):
+    words = [t.text for t in nlp.make_doc("We test on CIFAR-10 and CelebA. Born in the U.S. and on ViT.")]
+    assert words[5:8] == ["CelebA", ".", "Born"] and "U.S." in words and words[-2:] == ["ViT", "."]
+    doc = nlp("Our sampler reaches the best FID on CIFAR-10 and CelebA.")
+    assert ("CelebA", "Dataset") in {(m.text, m.type) for m in doc._.mentions}
+
+
+@pytest.mark.parametrize("text, word, dropped", [
+    ("We compare semi-supervised and unsupervised settings with a transformer.", "semi-supervised", True),
+    ("Results follow zhu2018learning closely.", "zhu2018learning", True),
+    ("We train a transformer with dropout.", "dropout", False),
+])
+def test_a_lone_modifier_or_a_citation_key_is_no_method(nlp, text, word, dropped):
+    from kg.extract.resolution import modifier_alone
+
+    doc = nlp(text)
+    start = text.index(word)
+    m = Mention(start, start + len(word), "Method", word, "model")
+    assert modifier_alone(doc, m) is dropped
 
 
 def test_a_known_term_written_in_title_case_keeps_its_concept(nlp):

@@ -89,3 +89,27 @@ def test_proposal_training_runs_end_to_end_on_written_abstracts(nlp, tmp_path):
     assert model.threshold == report["threshold"] and model.rule_threshold == report["rule_threshold"]
     assert set(report["table"]) >= {"rules"}
     assert not out.with_name("proposals.tmp").exists()
+
+
+@pytest.mark.parametrize("name, text, short", [
+    ("Analogical Reasoning Transformer Networks", "we propose Analogical Reasoning Transformer Networks (ARTNet), a", "ARTNet"),
+    ("Multi-source Information-regularized Adaptation Networks",
+     "called a Multi-source Information-regularized Adaptation Networks (MIAN). The", "MIAN"),
+    ("FlowMixer", "We propose FlowMixer (FM).", "FlowMixer"),  # one word is already short
+    ("graph neural network", "a graph neural network (the usual one)", "graph neural network"),
+])
+def test_a_long_name_is_replaced_by_the_short_form_the_text_gives(name, text, short):
+    from kg.extract.proposal_model import short_name
+
+    mentions = [Mention(text.index(name), text.index(name) + len(name), "Method", name, "model")]
+    if short != name:
+        mentions.append(Mention(text.index(short), text.index(short) + len(short), "Method", short, "model"))
+    assert short_name(name, mentions, text) == short
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We introduce Meta-OLE, a new geometry-regularized method for fast adaptation.", "Meta-OLE"),
+    ("We develop a new denoising diffusion methodology, Gen-neG, that leverages side-information.", "Gen-neG"),
+])
+def test_a_hyphenated_name_is_named_whole(nlp, text, name):
+    assert nlp(text)._.paper_name == name

@@ -51,6 +51,12 @@ def claims(nlp, text: str) -> list[tuple]:
     # the metric is "in terms of" the number before it
     ("Our system scores 31.4 in terms of BLEU on the WMT14 test set.",
      [("BLEU", "31.4", 31.4, "absolute", "WMT14")]),
+    # the metric's abbreviation in brackets stands between it and the number
+    ("The recognizer achieves a word error rate (WER) of 12.5% on LibriSpeech.",
+     [("WER", "12.5%", 12.5, "percent", "LibriSpeech")]),
+    # a change stated after a claim is a change of its metric
+    ("Our model achieves 73.1% top-1 accuracy on ImageNet, which is a 2.5% improvement over BYOL.",
+     [("top-1 accuracy", "73.1%", 73.1, "percent", "ImageNet"), ("top-1 accuracy", "2.5%", 2.5, "percent", "ImageNet")]),
 ])
 def test_result_forms(nlp, text, expected):
     assert claims(nlp, text) == expected
@@ -65,6 +71,11 @@ def test_result_forms(nlp, text, expected):
 ])
 def test_no_claim_without_a_metric_and_a_value(nlp, text):
     assert claims(nlp, text) == []
+
+
+def test_a_percentage_after_a_slash_is_a_number_and_a_fraction_is_not(nlp):
+    doc = nlp.make_doc("a margin of 6.1%/8.8% in two tasks, with 1/2 of the data")
+    assert "8.8%" in [q.value for q in find_quantities(doc)] and "2" not in [q.value for q in find_quantities(doc)]
 
 
 def test_quantities_keep_the_number_as_written(nlp):

@@ -134,7 +134,8 @@ def test_a_model_dataset_without_a_capital_or_digit_is_no_named_dataset(nlp):
     assert sorted(m.text for m in got) == ["CIFAR-10", "TUAB"]
 
 
-@given(st.lists(st.sampled_from(["the", "of", "pretrained", "graph", "neural", "network", ",", "-", "(GNN)", "and"]),
+@given(st.lists(st.sampled_from(["the", "of", "pretrained", "graph", "neural", "network", ",", "-", "(GNN)", "and",
+                                 "BERT's"]),
                 min_size=1, max_size=8))
 def test_trimmed_edges_lie_inside_the_span_and_trimming_again_changes_nothing(words):
     from kg.extract.tagger import EDGE_WORDS, trim_edges
@@ -145,3 +146,14 @@ def test_trimmed_edges_lie_inside_the_span_and_trimming_again_changes_nothing(wo
     assert start <= a <= b <= end and trim_edges(text, a, b) == (a, b)
     inner = text[a:b].split()
     assert len(inner) <= 1 or (inner[0].lower() not in EDGE_WORDS and inner[-1].lower() not in EDGE_WORDS)
+    assert not text[a:b].endswith("'s") and text[a:b].lower() not in EDGE_WORDS
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("BERT's", "BERT"), ("the deep ensemble\u2019s", "deep ensemble"), ("of", ""), ("Burger's equation", "Burger's equation"),
+])
+def test_trimming_drops_a_possessive_ending_and_a_function_word_alone(text, kept):
+    from kg.extract.tagger import trim_edges
+
+    a, b = trim_edges(text, 0, len(text))
+    assert text[a:b] == kept

@@ -229,8 +229,24 @@ def decide(doc: Doc, mentions: list[Mention], proposed: list[Mention], name: str
     merged = sorted({dataclasses.replace(m, proposed=False) if m.proposed else m for m in marked})
     out = sorted({dataclasses.replace(m, proposed=True) for e in accepted for m in e.mentions})
     if name and (not accepted or any(fold(name) in e.forms for e in accepted)):
-        return merged, out, name  # the rules' name, unless the model proposes other things and not it
-    return merged, out, first_name(out)
+        # the rules' name, unless the model proposes other things and not it
+        return merged, out, short_name(name, merged + out, doc.text)
+    return merged, out, short_name(first_name(out), merged + out, doc.text)
+
+
+def short_name(name: str | None, mentions: Sequence[Mention], text: str) -> str | None:
+    """The short form of ``name`` when the text gives one: "Analogical Reasoning Transformer Networks
+    (ARTNet)" is named ARTNet, as the guidelines want a paper's short name."""
+    if not name or " " not in name:
+        return name
+    for m in mentions:
+        if m.short_form and m.long_form and fold(m.long_form) == fold(name) and " " not in m.short_form:
+            return m.short_form
+    for found in re.finditer(re.escape(name) + r"\s*\(([^()\s,;]{2,20})\)", text):
+        short = found.group(1)
+        if T.is_name(short) and any(m.text == short for m in mentions):
+            return short
+    return name
 
 
 class ProposalClassifier:

@@ -132,9 +132,24 @@ def _name_spans(doc: Doc, tokens: list[Token], mentions: list[Mention]) -> list[
     return sorted(_extend(doc, s) for s in spans)
 
 
+def _glued_word(doc: Doc, start: int, end: int) -> tuple[int, int]:
+    """Tokens ``start:end`` widened to the hyphenated name they are part of ("Gen" in "Gen-neG", "OLE" in
+    "Meta-OLE"): over hyphens glued on both sides to words that are not lower case ("BERT-based" is no name)."""
+    def part(t: Token) -> bool:
+        return t.text.isalnum() and not t.text.islower()
+
+    while start >= 2 and doc[start - 1].text == "-" and not doc[start - 2].whitespace_ and not doc[start - 1].whitespace_ \
+            and part(doc[start - 2]):
+        start -= 2
+    while end + 1 < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_ and not doc[end].whitespace_ \
+            and part(doc[end + 1]):
+        end += 2
+    return start, end
+
+
 def _extend(doc: Doc, span: Span) -> Span:
     """Extend a name over adjacent Title-case words and a version: "NEF-NET V2", "RoboInter Manipulation Suite"."""
-    start, end = span.start, span.end
+    start, end = _glued_word(doc, span.start, span.end)
     while end < len(doc) and not doc[end - 1].whitespace_ is False and end < len(doc):
         tok = doc[end]
         if tok.is_alpha and tok.text[:1].isupper() and tok.pos_ in {"PROPN", "NOUN"} and doc[end - 1].whitespace_:

@@ -161,6 +161,22 @@ def keep_mention(m: Mention) -> bool:
     return True
 
 
+#: A LaTeX citation key ("zhu2018learning"): a reference, not a name.
+CITATION_KEY = re.compile(r"[a-z]+\d{4}[a-z]+")
+
+
+def modifier_alone(doc: Doc, m: Mention) -> bool:
+    """Is ``m`` one lower-case word the parser reads as an adjective or participle ("semi-supervised",
+    "adversarial", "fine-grained") or a LaTeX citation key? A modifier says what kind, it names nothing."""
+    if m.type not in {"Method", "Task"} or m.long_form or not m.text.islower():
+        return False
+    if CITATION_KEY.fullmatch(m.text):
+        return True
+    span = doc.char_span(m.start, m.end)
+    return (span is not None and m.rule == "model" and " " not in m.text and span[-1].tag_ in {"JJ", "VBN"}
+            and not any(t.pos_ in {"NOUN", "PROPN"} for t in span))
+
+
 def resolve_overlaps(mentions: list[Mention], priorities: dict[str, int] | None = None) -> list[Mention]:
     """Keep one mention per overlapping group of the same type; drop names swallowed by a longer term.
     ``priorities`` ranks the rules (higher wins, then the longer span; default :data:`RULE_PRIORITY`)."""
@@ -239,7 +255,7 @@ class MentionResolver:
         if self.use_model:
             found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules,
                                scores, self.veto_rules, self.veto_below)
-        kept = [m for m in resolve_overlaps(found, self.priorities) if keep_mention(m)
+        kept = [m for m in resolve_overlaps(found, self.priorities) if keep_mention(m) and not modifier_alone(doc, m)
                 and not (m.type == "Metric" and (T.is_heading(m, doc.text) or T.numeric_precision(doc, m)))]
         kept = T.list_types(T.specific_tasks(kept), doc.text)
         kept = [m for m in kept if not (m.type == "Method" and m.rule == "vocabulary" and in_passing(doc, m))]

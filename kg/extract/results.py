@@ -28,7 +28,7 @@ from kg.extract.vocab import METRIC_PLURAL, VOCABULARY_SPANS, Vocabulary, load_v
 
 #: A number with an optional sign and unit; not part of a name ("ResNet-50", "pass@1", "7B", "@256").
 _QUANTITY = re.compile(
-    r"(?<![\w.@^/\\\-−+'’])(?<!\^\{)"
+    r"(?:(?<![\w.@^/\\\-−+'’])|(?<=%/))(?<!\^\{)"
     r"(?P<sign>[+\-−±](?=\d))?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"\}?\$?(?P<unit>\s?\\?%|\s?(?:-\s?|\s)?fold\b|\s?[x×](?![\w])|\s?\$?\\times\b|\s(?:times)\b"
@@ -56,7 +56,12 @@ value values margin reach reaches reached reaching achieve achieves achieved ach
 attained attaining obtain obtains obtained obtaining improve improves improved improving boost boosts
 boosted boosting increase increased increasing raise raises raised raising reduce reduces reduced reducing
 rise rises rose fall falls fell drop drops dropped of at least most surpassing exceeding exceed exceeds
-with""".split())
+with )""".split())
+
+#: Nouns after a number that make it a change of the metric claimed before it in the sentence ("73.1%
+#: top-1 accuracy, which is a 2.5% improvement over BYOL").
+CHANGE_NOUNS = frozenset("improvement improvements gain gains increase increases boost boosts reduction reductions "
+                         "decrease decreases drop drops".split())
 
 #: Words that join two numbers of one claim ("1.18 and 1.13", "from 70% to 75%").
 COORDINATORS = frozenset({"and", ",", "to", "or", "vs", "vs.", "versus", "/"})
@@ -349,6 +354,14 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
                         bound[qi] = bound[qj]
                         changed = True
                         break
+        # a change stated after a claim is a change of its metric: "73.1% accuracy, a 2.5% improvement"
+        for qi, q in enumerate(quantities):
+            if qi in bound or q.unit not in {"percent", "points"} or q.end >= sent.end \
+                    or doc[q.end].lower_ not in CHANGE_NOUNS:
+                continue
+            earlier = [qj for qj in bound if qj < qi and quantities[qj].unit in {"percent", "points"}]
+            if earlier and bound[max(earlier)].start < q.start:
+                bound[qi] = bound[max(earlier)]
         assigned = _respectively(doc, sent, quantities, bound, datasets)
         direct: dict[int, Mention | None] = {}
         for qi, metric in sorted(bound.items()):

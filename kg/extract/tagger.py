@@ -68,14 +68,18 @@ def window_probs(ids: Sequence[int], run: Callable, size: int, overlap: int, cls
 
 
 #: A word: letters and digits, joined by hyphens, slashes, apostrophes, dots or plus signs with no space
-#: ("zero-shot", "ResNet-50", "GPT-4o", "v1.5", "pass@1"); a span never starts or ends inside one.
-WORD = re.compile(r"\w+(?:[-\u2010\u2011\u2013/'\u2019+.@]\w+)*")
+#: ("zero-shot", "ResNet-50", "GPT-4o", "v1.5", "pass@1"), but a full stop before a capitalised word ends it
+#: ("ADE20k.We"); a span never starts or ends inside one.
+WORD = re.compile(r"\w+(?:(?:[-\u2010\u2011\u2013/'\u2019+@]|\.(?![A-Z][a-z]))\w+)*")
 
 #: Words a span never starts or ends with (the tagger sometimes runs a span on into them).
 EDGE_WORDS = frozenset("a an the and or of per for to in on by via with from our this these their its as at"
                        " pretrained pre-trained".split())  # a training state names no method
 
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+#: A possessive ending ("BERT's", "LLM’s"): not part of the name it follows.
+POSSESSIVE = re.compile(r"\w['’]s$")
 
 
 def _balanced(text: str) -> bool:
@@ -89,18 +93,23 @@ def _balanced(text: str) -> bool:
 
 
 def trim_edges(text: str, start: int, end: int) -> tuple[int, int]:
-    """``start:end`` without the function words and punctuation at its edges."""
+    """``start:end`` without the function words, punctuation and possessive ending at its edges."""
     while True:
         piece = text[start:end]
         stripped = piece.strip(" \t\n,;:.-\u2013\u2014/")
         start += len(piece) - len(piece.lstrip(" \t\n,;:.-\u2013\u2014/"))
         end = start + len(stripped) if stripped else start
         words = text[start:end].split()
+        if len(words) == 1 and words[0].lower() in EDGE_WORDS:
+            return start, start  # a function word alone is no span
         if len(words) > 1 and words[0].lower() in EDGE_WORDS:
             start = text.index(words[1], start + len(words[0]))
             continue
         if len(words) > 1 and words[-1].lower() in EDGE_WORDS:
             end = text.rindex(words[-2], start, end - len(words[-1])) + len(words[-2])
+            continue
+        if POSSESSIVE.search(text, start, end) and end - start > 3:
+            end -= 2  # "BERT's": the name is BERT
             continue
         return start, end
 

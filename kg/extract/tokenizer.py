@@ -1,5 +1,6 @@
 """Tokenizer tweaks for abstracts: phrasal compounds stay one token ("out-of-distribution"), and a
-closing bracket glued to the next word is split off ("(SRM),which"), and so is LaTeX's tie ("Neuron~(DGN)").
+closing bracket glued to the next word is split off ("(SRM),which"), and so are LaTeX's tie ("Neuron~(DGN)")
+and the full stop after a name ending in a capital ("CelebA.").
 
 spaCy splits every hyphen between letters, so "out-of-distribution generalization" reaches the
 parser as five tokens with a preposition in the middle, and the noun phrase is lost. Compounds
@@ -37,12 +38,20 @@ def keep_phrasal_compounds(tokenizer) -> None:
 
 #: a bracket and punctuation glued to the next word: "(SRM),which" -> "(", "SRM", ")", ",", "which";
 #: LaTeX's tie (a non-breaking space) and a bracket after it: "Neuron~(DGN)" -> "Neuron", "~", "(", "DGN", ")"
-GLUED_PUNCTUATION = (r"[)\]](?=[,;:][A-Za-z])", r"(?<=[)\]])[,;:](?=[A-Za-z])", r"(?<=[A-Za-z0-9])~", r"(?<=~)[(\[]")
+#: and a bracket glued to a dash: "(CSS)—that" -> "(", "CSS", ")", "—", "that"
+GLUED_PUNCTUATION = (r"[)\]](?=[,;:][A-Za-z])", r"(?<=[)\]])[,;:](?=[A-Za-z])", r"(?<=[A-Za-z0-9])~", r"(?<=~)[(\[]",
+                     r"[)\]](?=(?:--|[\u2013\u2014])[A-Za-z])", r"(?<=[)\]])(?:---?|[\u2013\u2014])(?=[A-Za-z])")
+
+
+#: a sentence's full stop after a name that ends in a capital ("CelebA.", "Human3.6M.", "ViT."), which spaCy
+#: keeps on the word as it keeps the stop of "U.S."; an initialism's stops stay ("U.S.")
+FINAL_STOP = (r"(?<=[a-z0-9][A-Z])\.$",)
 
 
 def adapt_tokenizer(nlp) -> None:
     """Apply paperkg's tokenizer tweaks to the pipeline ``nlp`` (a spaCy Language)."""
-    from spacy.util import compile_infix_regex
+    from spacy.util import compile_infix_regex, compile_suffix_regex
 
     keep_phrasal_compounds(nlp.tokenizer)
     nlp.tokenizer.infix_finditer = compile_infix_regex([*nlp.Defaults.infixes, *GLUED_PUNCTUATION]).finditer
+    nlp.tokenizer.suffix_search = compile_suffix_regex([*nlp.Defaults.suffixes, *FINAL_STOP]).search
