@@ -134,7 +134,9 @@ def test_shipped_annotations_are_standoff_and_consistent():
         for _, _, entry in read_standoff([path]):
             assert set(entry) == {"id", "sha256", "split", "annotation", "spans"}, path
     for path, number, entry in entries:
-        assert set(entry) == {"id", "sha256", "split", "annotation", "spans"}, (path, number)
+        # "task_review": the tasks the review pass against the guidelines added (training/README.md)
+        assert set(entry) - {"task_review"} == {"id", "sha256", "split", "annotation", "spans"}, (path, number)
+        assert set(entry.get("task_review", [])) <= {t["label"] for t in entry["annotation"].get("tasks", [])}
         assert entry["split"] == split_of(entry["id"])
         assert len(entry["sha256"]) == 64 and "abstract" not in entry["annotation"]
         ann = entry["annotation"]
