@@ -149,15 +149,6 @@ def find_trailing_long_forms(doc: Doc) -> list[Abbreviation]:
     return out
 
 
-def abbreviation_map(abbrs: list[Abbreviation]) -> dict[str, str]:
-    """Short form text -> long form text (first definition wins)."""
-    out: dict[str, str] = {}
-    for a in abbrs:
-        out.setdefault(a.short.text, a.long.text)
-    return out
-
-
-
 @Language.factory("paperkg_abbreviations")
 def make_abbreviation_detector(nlp: Language, name: str) -> "AbbreviationDetector":
     """Factory of the abbreviation-detection component."""

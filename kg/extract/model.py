@@ -92,18 +92,3 @@ def _load_nlp(model: str):  # -> spacy.Language
         nlp.add_pipe(component, config=COMPONENT_CONFIG.get(component, {}))
     return nlp
 
-
-def load_tokenizer(model: str | None = None):  # -> spacy.Language
-    """The English pipeline's tokenizer with paperkg's tweaks and no components: text is split exactly
-    as :func:`load_nlp` splits it (for training data), without loading any trained component."""
-    import spacy
-
-    from kg.extract.tokenizer import adapt_tokenizer
-
-    name = model or find_model()
-    try:
-        nlp = spacy.load(name, exclude=["tok2vec", "tagger", "parser", "senter", "attribute_ruler", "lemmatizer", "ner"])
-    except OSError as exc:
-        raise ModelError(f"cannot load spaCy pipeline {name!r}: {exc}; reinstall it with pip") from exc
-    adapt_tokenizer(nlp)
-    return nlp

@@ -159,10 +159,6 @@ def _next_prep(doc: Doc, i: int, end: int, preps: frozenset[str], gap: int = 3) 
     return None
 
 
-def _subject_or_own(doc: Doc, cue: Token, named: list[Named], proposed: list[Mention]) -> Mention | None:
-    return subject_of(doc, cue, named, proposed) or None
-
-
 def sentence_relations(doc: Doc, sent: Span, named: list[Named], proposed: list[Mention]) -> list[Relation]:
     """The relations one sentence states, by cue word."""
     out: list[Relation] = []
