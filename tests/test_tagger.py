@@ -157,3 +157,11 @@ def test_trimming_drops_a_possessive_ending_and_a_function_word_alone(text, kept
 
     a, b = trim_edges(text, 0, len(text))
     assert text[a:b] == kept
+
+
+def test_no_model_span_has_unbalanced_brackets_once_widened_to_tokens(nlp):
+    from kg.extract.tagger import _balanced
+
+    doc = nlp("The time complexity of AdaBoost scales as VC(C)poly(R(C), 1/gamma), where VC(C) is the VC-dimension "
+              "of C. We compare i)N-Bref and ii)BERT on code.")
+    assert doc._.model_spans and all(_balanced(doc.text[a:b]) for a, b, _, _ in doc._.model_spans)

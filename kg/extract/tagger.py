@@ -277,7 +277,8 @@ def load_tagger(path: str | None = None, threads: int = 0) -> Tagger:
 class TaggerComponent:
     """Sets ``doc._.model_spans`` and ``doc._.model_scores`` from the tagger; ``doc.ents`` is left alone.
 
-    Spans under ``threshold`` are left out; a span is widened to whole spaCy tokens."""
+    Spans under ``threshold`` are left out; a span is widened to whole spaCy tokens, and left out when
+    that unbalances its brackets."""
 
     def __init__(self, model_path: str | None = None, threshold: float = 0.0, threads: int = 0) -> None:
         from kg.extract.extensions import register_extensions
@@ -293,7 +294,7 @@ class TaggerComponent:
             if confidence < self.threshold:
                 continue
             span = doc.char_span(a, b, alignment_mode="expand")
-            if span is not None and span.text.strip():
+            if span is not None and span.text.strip() and _balanced(span.text):  # "VC(C" is no name
                 out.append((span.start_char, span.end_char, label, confidence))
         doc._.model_scores = scores
         doc._.model_spans = sorted(set(out))
