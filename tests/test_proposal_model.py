@@ -113,3 +113,11 @@ def test_a_long_name_is_replaced_by_the_short_form_the_text_gives(name, text, sh
 ])
 def test_a_hyphenated_name_is_named_whole(nlp, text, name):
     assert nlp(text)._.paper_name == name
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Our method SeFT (Set Functions for Time Series) is based on differentiable set function learning.", "SeFT"),
+    ("We study forecasting. Our new benchmark, TimeArena, holds 40 tasks.", "TimeArena"),
+])
+def test_a_name_right_after_our_method_is_the_papers_own(nlp, text, name):
+    assert nlp(text)._.paper_name == name

@@ -19,6 +19,9 @@ from kg.keys import clean_label
 
 _SELF = {"we", "paper", "work", "study", "article", "i", "authors", "here"}
 _METRIC_NOUNS = {"metric", "measure", "score", "criterion", "index"}
+#: Nouns after "our" that a name of the authors' own artifact follows ("our method SeFT")
+_OWN_NOUNS = frozenset({"method", "model", "approach", "framework", "algorithm", "architecture", "system", "technique",
+                        "network", "estimator", "module", "benchmark", "dataset", "metric"})
 _STOP_WORDS = {"that", "which", "where", "who", "whose", "while", "whereas", "because", "since", "to", "by", "using", "via", "through"}
 _DATASET_NAME_PART = re.compile(r"(?:Bench|Data|Set|Corpus|QA|Arena|Gym|Suite)(?:$|[-\d])|^Bench|bench$", re.I)
 _VERSION = re.compile(r"^[vV]\d+(?:\.\d+)*$|^\d+(?:\.\d+)?$|^\+\+$")
@@ -260,6 +263,18 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
             if any(t.lower_ in {"novel", "new", "first"} for t in toks[2:8]):
                 span = _extend(doc, doc[toks[0].i : toks[0].i + 1])
                 add(span, _descriptor(doc, span) or "Method")
+    # "our method SeFT", "our framework, X,": the authors' own artifact, named right after "our <noun>"
+    for tok in doc:
+        if tok.lower_ != "our":
+            continue
+        j = tok.i + 1
+        while j < min(len(doc) - 1, tok.i + 3) and doc[j].pos_ == "ADJ":
+            j += 1
+        noun = doc[j].lemma_.lower() if j < len(doc) else ""
+        k = j + 1 + (j + 1 < len(doc) and doc[j + 1].text == ",")
+        if noun in _OWN_NOUNS and k < len(doc) and T.is_name(doc[k].text):
+            span = _extend(doc, doc[k : k + 1])
+            add(span, "Dataset" if noun in DATASET_NOUNS else "Metric" if noun in _METRIC_NOUNS else "Method")
     # names that extend a proposed name: "RoboInter" -> "RoboInter-VQA", "RoboInter-Data"
     stems = {p.text.split()[0].split("-")[0] for p in proposed.values() if T.is_name(p.text.split()[0])}
     for span in T.name_candidates(doc):
