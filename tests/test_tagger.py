@@ -115,8 +115,8 @@ def test_training_the_tagger_runs_end_to_end_on_a_tiny_corpus(tmp_path):
                          intermediate_size=64)).save_pretrained(base)
     (base / "tokenizer.json").write_bytes((TAGGER_DIR / "tokenizer.json").read_bytes())
     out = tmp_path / "tagger"
-    meta = train(FIXTURE / "corpus.jsonl", base, out, FIXTURE / "annotations", epochs=1, threads=1)
-    assert meta["chosen_epoch"] == 1 and sorted(p.name for p in out.iterdir()) == ["meta.json", "model.onnx",
+    meta = train(FIXTURE / "corpus.jsonl", base, out, FIXTURE / "annotations", epochs=3, threads=1, stop_after=1)
+    assert meta["chosen_epoch"] == 1 and len(meta["history"]) == 1 and meta["stop_after"] == 1 and sorted(p.name for p in out.iterdir()) == ["meta.json", "model.onnx",
                                                                                    "tokenizer.json"]
     assert not out.with_name("tagger.work").exists() and not out.with_name("tagger.new").exists()
     spans = Tagger(str(out)).spans("We propose FlowMixer, evaluated on GLUE with accuracy.")

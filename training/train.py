@@ -101,8 +101,11 @@ def evaluate(predict, entries: list[dict[str, Any]], texts: dict[str, str]) -> d
 
 def train(corpus: Path, base: Path, output: Path, annotations: Path = ANNOTATIONS, *, epochs: int = 10,
           lr: float = 1.5e-4, batch: int = 16, seed: int = 0, threads: int = 2, limit: int | None = None,
-          quantize: bool = True, keep: Path | None = None) -> dict[str, Any]:
-    """Fine-tune, choose the epoch on the dev split, export and write the model; its ``meta.json`` content."""
+          quantize: bool = True, keep: Path | None = None, stop_after: int | None = None) -> dict[str, Any]:
+    """Fine-tune, choose the epoch on the dev split, export and write the model; its ``meta.json`` content.
+
+    ``stop_after`` N ends training after epoch N of a schedule planned for ``epochs`` (the learning rate
+    decays as it would over all of them)."""
     import numpy
     import torch
     from tokenizers import Tokenizer
@@ -134,7 +137,7 @@ def train(corpus: Path, base: Path, output: Path, annotations: Path = ANNOTATION
     work.mkdir(parents=True)
     best: dict[str, Any] = {"f1": -1.0}
     history = []
-    for epoch in range(1, epochs + 1):
+    for epoch in range(1, min(epochs, stop_after or epochs) + 1):
         model.train()
         started = time.perf_counter()
         order = list(range(len(data)))
@@ -177,7 +180,8 @@ def train(corpus: Path, base: Path, output: Path, annotations: Path = ANNOTATION
     model = AutoModelForTokenClassification.from_pretrained(str(work / "best"))
     model.eval()
     meta = {"labels": list(LABELS), "tags": list(TAGS), "window": WINDOW, "overlap": OVERLAP, "seed": seed,
-            "base": base.name if base.name != "model" else base.parent.name, "epochs": epochs, "lr": lr,
+            "base": base.name if base.name != "model" else base.parent.name, "epochs": epochs,
+            **({"stop_after": stop_after} if stop_after else {}), "lr": lr,
             "batch": batch, "train_abstracts": len(train_entries), "chosen_epoch": best["epoch"],
             "dev_span": {k: best[k] for k in ("p", "r", "f1")}, "history": history}
     export(model, tokenizer, base, output, meta, quantize)
@@ -256,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="use only the first N abstracts of each split (smoke tests)")
     parser.add_argument("--no-quantize", action="store_true")
     parser.add_argument("--keep", type=Path, help="also keep the chosen epoch's torch model here")
+    parser.add_argument("--stop-after", type=int, help="end after this epoch of the --epochs schedule")
     args = parser.parse_args(argv)
     if args.find_base:
         print(find_base())
@@ -265,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         meta = train(args.corpus, args.base or find_base(), args.output, args.annotations, epochs=args.epochs,
                      lr=args.lr, batch=args.batch, seed=args.seed, threads=args.threads, limit=args.limit,
-                     quantize=not args.no_quantize, keep=args.keep)
+                     quantize=not args.no_quantize, keep=args.keep, stop_after=args.stop_after)
     except CorpusError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
