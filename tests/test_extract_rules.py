@@ -40,6 +40,7 @@ def test_tokenizer_keeps_phrasal_compounds_whole(nlp):
 def test_tokenizer_splits_a_bracket_glued_to_a_dash(nlp):
     words = [t.text for t in nlp.make_doc("an algorithm called Calibrated Subset Selection (CSS)\u2014that works (ABC)--which")]
     assert words[6:] == ["(", "CSS", ")", "\u2014", "that", "works", "(", "ABC", ")", "--", "which"]
+    assert [t.text for t in nlp.make_doc("(CSS)---that")] == ["(", "CSS", ")", "---", "that"]
 
 
 def test_a_full_stop_after_a_name_ending_in_a_capital_ends_the_sentence(nlp):

@@ -118,6 +118,7 @@ def test_a_hyphenated_name_is_named_whole(nlp, text, name):
 @pytest.mark.parametrize("text, name", [
     ("Our method SeFT (Set Functions for Time Series) is based on differentiable set function learning.", "SeFT"),
     ("We study forecasting. Our new benchmark, TimeArena, holds 40 tasks.", "TimeArena"),
+    ("Compared with our method, BERT requires ten times more memory.", None),  # a new clause
 ])
-def test_a_name_right_after_our_method_is_the_papers_own(nlp, text, name):
+def test_a_name_right_after_our_method_is_the_papers_own_and_a_new_clause_is_not(nlp, text, name):
     assert nlp(text)._.paper_name == name

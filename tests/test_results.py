@@ -57,6 +57,10 @@ def claims(nlp, text: str) -> list[tuple]:
     # a change stated after a claim is a change of its metric
     ("Our model achieves 73.1% top-1 accuracy on ImageNet, which is a 2.5% improvement over BYOL.",
      [("top-1 accuracy", "73.1%", 73.1, "percent", "ImageNet"), ("top-1 accuracy", "2.5%", 2.5, "percent", "ImageNet")]),
+    # ... and leaves "respectively" pairing the claims' numbers with their datasets
+    ("Our model achieves 80.1% and 70.2% accuracy on CIFAR-10 and CIFAR-100 respectively, a 2.5% gain over ResNet.",
+     [("accuracy", "80.1%", 80.1, "percent", "CIFAR-10"), ("accuracy", "70.2%", 70.2, "percent", "CIFAR-100"),
+      ("accuracy", "2.5%", 2.5, "percent", "CIFAR-10")]),
 ])
 def test_result_forms(nlp, text, expected):
     assert claims(nlp, text) == expected

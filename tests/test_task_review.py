@@ -42,3 +42,26 @@ def test_applying_a_review_adds_the_tasks_places_them_and_is_idempotent(tmp_path
     assert [start, start + 16, "Task", "robot navigation", False] in got["spans"]
     before = (annotations / "a.jsonl").read_bytes()
     assert apply([review], corpus, annotations) == (0, 0) and (annotations / "a.jsonl").read_bytes() == before
+
+
+def test_a_task_that_would_take_the_place_of_an_annotated_form_is_left_out(tmp_path):
+    text = "Training generative adversarial networks is hard; we study video prediction."
+    record = {"id": "a1", "title": "", "abstract": text}
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    entry, _ = standoff({"methods": [{"label": "generative adversarial networks", "aliases": []}]}, record)
+    annotations = tmp_path / "annotations"
+    annotations.mkdir()
+    (annotations / "a.jsonl").write_text(json.dumps(entry, sort_keys=True) + "\n", encoding="utf-8")
+    review = tmp_path / "out.jsonl"
+    review.write_text(json.dumps({"id": "a1", "add": [{"label": "Training generative adversarial networks", "aliases": []},
+                                                       {"label": "video prediction", "aliases": []}]}) + "\n",
+                      encoding="utf-8")
+    assert apply([review], corpus, annotations) == (1, 1)
+    [(_, _, got)] = read_standoff([annotations / "a.jsonl"])
+    assert got["task_review"] == ["video prediction"] and all(s in got["spans"] for s in entry["spans"])
+
+
+def test_the_validator_reports_an_empty_form_and_a_line_that_is_no_object():
+    found = problems(BATCH, ['[1, 2]', json.dumps({"id": "a1", "add": [{"label": "", "aliases": []}]})])
+    assert "not a JSON object" in found[0] and "no form empty" in found[1]

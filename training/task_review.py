@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from training.corpus import ANNOTATIONS, CorpusError, _occurrences, read_corpus, read_standoff, standoff
+from training.corpus import ANNOTATIONS, CorpusError, _occurrences, read_corpus, read_standoff, standoff, text_hash
 
 #: The lists whose items a review may not add again as tasks.
 ANNOTATED = ("tasks", "methods", "datasets", "metrics")
@@ -55,6 +55,9 @@ def problems(batch: dict[str, dict[str, Any]], lines: list[str]) -> list[str]:
         except json.JSONDecodeError as exc:
             out.append(f"line {n}: not JSON ({exc})")
             continue
+        if not isinstance(o, dict):
+            out.append(f"line {n}: not a JSON object")
+            continue
         rid = o.get("id")
         if rid not in batch or rid in seen:
             out.append(f"line {n}: id {rid!r} is {'twice' if rid in seen else 'not in the batch'}")
@@ -68,8 +71,9 @@ def problems(batch: dict[str, dict[str, Any]], lines: list[str]) -> list[str]:
         added: set[str] = set()
         for item in o["add"]:
             if not isinstance(item, dict) or not isinstance(item.get("label"), str) \
-                    or not isinstance(item.get("aliases", []), list):
-                out.append(f"{rid}: each added item is {{\"label\": str, \"aliases\": [str]}}: {item!r}")
+                    or not isinstance(item.get("aliases", []), list) \
+                    or not all(isinstance(f, str) and f.strip() for f in [item["label"], *item.get("aliases", [])]):
+                out.append(f"{rid}: each added item is {{\"label\": str, \"aliases\": [str]}}, no form empty: {item!r}")
                 continue
             for form in [item["label"], *item.get("aliases", [])]:
                 if next(_occurrences(record["abstract"], form), None) is None:
@@ -88,29 +92,39 @@ def problems(batch: dict[str, dict[str, Any]], lines: list[str]) -> list[str]:
 
 def apply(outputs: list[Path], corpus: Path, annotations: Path = ANNOTATIONS) -> tuple[int, int]:
     """Add the reviewed tasks of ``outputs`` to the standoff files under ``annotations`` (in place); the
-    number of entries changed and of tasks added."""
+    number of entries changed and of tasks added. A task is left out where placing it would take the
+    place of a span already annotated."""
     adds: dict[str, list[dict[str, Any]]] = {}
     for path in outputs:
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 o = json.loads(line)
-                adds[o["id"]] = o["add"]
+                adds.setdefault(o["id"], []).extend(o["add"])  # an id in two outputs: both reviews count
     files = sorted(annotations.glob("*.jsonl"))
     entries = read_standoff(files)
     records = read_corpus(corpus, {e["id"] for _, _, e in entries})
     rows: dict[Path, list[dict[str, Any]]] = {path: [] for path in files}
     changed = added = 0
     for path, _, entry in entries:
-        add = [a for a in adds.get(entry["id"], []) if a["label"] not in entry.get("task_review", [])]
-        if add:
-            ann = dict(entry["annotation"])
-            ann["tasks"] = [*ann.get("tasks", []), *({"label": a["label"], "aliases": list(a.get("aliases", []))}
-                                                     for a in add)]
-            new, _ = standoff(ann, records[entry["id"]])
-            if new["sha256"] != entry["sha256"]:
-                raise CorpusError(f"{path}: the abstract of {entry['id']} changed since it was annotated")
-            entry = {**new, "task_review": [*entry.get("task_review", []), *(a["label"] for a in add)]}
-            changed, added = changed + 1, added + len(add)
+        done = set(entry.get("task_review", []))
+        record, kept = records[entry["id"]], []
+        if text_hash(record["abstract"]) != entry["sha256"]:
+            raise CorpusError(f"{path}: the abstract of {entry['id']} changed since it was annotated")
+        ann = dict(entry["annotation"])
+        for item in adds.get(entry["id"], []):
+            if item["label"] in done:
+                continue
+            trial = {**ann, "tasks": [*ann.get("tasks", []), {"label": item["label"],
+                                                               "aliases": list(item.get("aliases", []))}]}
+            # a task that would take the place of an annotated form ("training generative adversarial
+            # networks" over the method "generative adversarial networks") is not added
+            before, after = standoff(ann, record)[0]["spans"], standoff(trial, record)[0]["spans"]
+            if all(span in after for span in before):
+                ann, done = trial, done | {item["label"]}
+                kept.append(item["label"])
+        if kept:
+            entry = {**standoff(ann, record)[0], "task_review": [*entry.get("task_review", []), *kept]}
+            changed, added = changed + 1, added + len(kept)
         rows[path].append(entry)
     for path, kept in rows.items():
         path.write_text("".join(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n" for e in kept),

@@ -245,6 +245,13 @@ def export(model, tokenizer, base: Path, output: Path, meta: dict[str, Any], qua
     tmp.rename(output)
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of epochs")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path)
@@ -260,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="use only the first N abstracts of each split (smoke tests)")
     parser.add_argument("--no-quantize", action="store_true")
     parser.add_argument("--keep", type=Path, help="also keep the chosen epoch's torch model here")
-    parser.add_argument("--stop-after", type=int, help="end after this epoch of the --epochs schedule")
+    parser.add_argument("--stop-after", type=_positive, help="end after this epoch of the --epochs schedule")
     args = parser.parse_args(argv)
     if args.find_base:
         print(find_base())

@@ -271,9 +271,12 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         while j < min(len(doc) - 1, tok.i + 3) and doc[j].pos_ == "ADJ":
             j += 1
         noun = doc[j].lemma_.lower() if j < len(doc) else ""
-        k = j + 1 + (j + 1 < len(doc) and doc[j + 1].text == ",")
+        comma = j + 1 < len(doc) and doc[j + 1].text == ","
+        k = j + 1 + comma
         if noun in _OWN_NOUNS and k < len(doc) and T.is_name(doc[k].text):
             span = _extend(doc, doc[k : k + 1])
+            if comma and not (span.end < len(doc) and doc[span.end].text in {",", "(", ")", ";"}):
+                continue  # "our method, BERT requires ...": a new clause, not the method's name
             add(span, "Dataset" if noun in DATASET_NOUNS else "Metric" if noun in _METRIC_NOUNS else "Method")
     # names that extend a proposed name: "RoboInter" -> "RoboInter-VQA", "RoboInter-Data"
     stems = {p.text.split()[0].split("-")[0] for p in proposed.values() if T.is_name(p.text.split()[0])}

@@ -40,7 +40,7 @@ def keep_phrasal_compounds(tokenizer) -> None:
 #: LaTeX's tie (a non-breaking space) and a bracket after it: "Neuron~(DGN)" -> "Neuron", "~", "(", "DGN", ")"
 #: and a bracket glued to a dash: "(CSS)—that" -> "(", "CSS", ")", "—", "that"
 GLUED_PUNCTUATION = (r"[)\]](?=[,;:][A-Za-z])", r"(?<=[)\]])[,;:](?=[A-Za-z])", r"(?<=[A-Za-z0-9])~", r"(?<=~)[(\[]",
-                     r"[)\]](?=(?:--|[\u2013\u2014])[A-Za-z])", r"(?<=[)\]])(?:---?|[\u2013\u2014])(?=[A-Za-z])")
+                     r"[)\]](?=(?:---?|[\u2013\u2014])[A-Za-z])", r"(?<=[)\]])(?:---?|[\u2013\u2014])(?=[A-Za-z])")
 
 
 #: a sentence's full stop after a name that ends in a capital ("CelebA.", "Human3.6M.", "ViT."), which spaCy
