@@ -60,11 +60,29 @@ def install(model, output: Path, meta: dict[str, Any]) -> None:
     tmp.rename(output)
 
 
+def pipeline_docs(texts: Sequence[str], off: Sequence[str] = ("paperkg_relation_model",)) -> list:
+    """The docs of paperkg's pipeline with the trained components ``off`` switched off (their models may
+    not exist yet): by default up to the relation rules."""
+    from kg.extract import model as kg_model
+
+    saved = {name: kg_model.COMPONENT_CONFIG.get(name) for name in off}
+    for name in off:
+        kg_model.COMPONENT_CONFIG[name] = {"use_model": False}
+    kg_model._load_nlp.cache_clear()
+    try:
+        return list(kg_model.load_nlp().pipe(texts, batch_size=16))
+    finally:
+        for name, config in saved.items():
+            if config is None:
+                kg_model.COMPONENT_CONFIG.pop(name, None)
+            else:
+                kg_model.COMPONENT_CONFIG[name] = config
+        kg_model._load_nlp.cache_clear()
+
+
 def corpus_docs(annotations: Path, corpus: Path, off: Sequence[str]) -> list[tuple[dict[str, Any], Any]]:
     """``(entry, doc)`` for every annotated abstract (hashes checked), parsed by the pipeline with the
     components ``off`` switched off (the model being trained and those after it); prints the time taken."""
-    from training.train_relations import pipeline_docs
-
     started = time.time()
     entries, records = load_checked(annotations, corpus)
     chosen = [e for _, _, e in entries]

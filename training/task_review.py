@@ -110,7 +110,7 @@ def apply(outputs: list[Path], corpus: Path, annotations: Path = ANNOTATIONS) ->
         record, kept = records[entry["id"]], []
         if text_hash(record["abstract"]) != entry["sha256"]:
             raise CorpusError(f"{path}: the abstract of {entry['id']} changed since it was annotated")
-        ann = dict(entry["annotation"])
+        ann, placed = dict(entry["annotation"]), None
         for item in adds.get(entry["id"], []):
             if item["label"] in done:
                 continue
@@ -118,12 +118,12 @@ def apply(outputs: list[Path], corpus: Path, annotations: Path = ANNOTATIONS) ->
                                                                "aliases": list(item.get("aliases", []))}]}
             # a task that would take the place of an annotated form ("training generative adversarial
             # networks" over the method "generative adversarial networks") is not added
-            before, after = standoff(ann, record)[0]["spans"], standoff(trial, record)[0]["spans"]
-            if all(span in after for span in before):
-                ann, done = trial, done | {item["label"]}
+            tried = standoff(trial, record)[0]
+            if all(span in tried["spans"] for span in (placed or entry)["spans"]):
+                ann, placed, done = trial, tried, done | {item["label"]}
                 kept.append(item["label"])
         if kept:
-            entry = {**standoff(ann, record)[0], "task_review": [*entry.get("task_review", []), *kept]}
+            entry = {**placed, "task_review": [*entry.get("task_review", []), *kept]}
             changed, added = changed + 1, added + len(kept)
         rows[path].append(entry)
     for path, kept in rows.items():

@@ -30,26 +30,6 @@ OUTPUT = ROOT / "kg" / "models" / "relations"
 THRESHOLDS = tuple(round(0.025 * i, 3) for i in range(1, 37))
 
 
-def pipeline_docs(texts: Sequence[str], off: Sequence[str] = ("paperkg_relation_model",)) -> list:
-    """The docs of paperkg's pipeline with the trained components ``off`` switched off (their models may
-    not exist yet): by default up to the relation rules."""
-    from kg.extract import model as kg_model
-
-    saved = {name: kg_model.COMPONENT_CONFIG.get(name) for name in off}
-    for name in off:
-        kg_model.COMPONENT_CONFIG[name] = {"use_model": False}
-    kg_model._load_nlp.cache_clear()
-    try:
-        return list(kg_model.load_nlp().pipe(texts, batch_size=16))
-    finally:
-        for name, config in saved.items():
-            if config is None:
-                kg_model.COMPONENT_CONFIG.pop(name, None)
-            else:
-                kg_model.COMPONENT_CONFIG[name] = config
-        kg_model._load_nlp.cache_clear()
-
-
 def gold_mentions(entry: dict[str, Any]) -> list:
     """The annotated spans as mentions (rule ``gold``), each form of an item joined to its label."""
     from kg.extract.types import Mention

@@ -31,6 +31,7 @@ from kg.extract import terms as T
 from kg.extract.extensions import register_extensions
 from kg.extract.lexicon import DATASET_NOUNS, NAMING_VERBS, PROPOSE_VERBS
 from kg.extract.linear import LinearModel, read_linear
+from kg.extract.proposals import BRACKETED_NAME
 from kg.extract.relation_model import Entity, _bucket, _chain, _lemma, entities, fold
 from kg.extract.types import Mention
 
@@ -242,7 +243,7 @@ def short_name(name: str | None, mentions: Sequence[Mention], text: str) -> str 
     for m in mentions:
         if m.short_form and m.long_form and fold(m.long_form) == fold(name) and " " not in m.short_form:
             return m.short_form
-    for found in re.finditer(re.escape(name) + r"\s*\(([^()\s,;]{2,20})\)", text):
+    for found in re.finditer(re.escape(name) + BRACKETED_NAME.pattern, text):
         short = found.group(1)
         if T.is_name(short) and any(m.text == short for m in mentions):
             return short

@@ -95,7 +95,8 @@ def _descriptor(doc: Doc, span: Span) -> str | None:
     return None
 
 
-_BRACKETED_NAME = re.compile(r"\s*\(([^()\s]{2,20})\)")
+#: A short name in brackets right after a long one: "Reducing Item Discrepancy (RidCDR)".
+BRACKETED_NAME = re.compile(r"\s*\(([^()\s]{2,20})\)")
 
 
 def _after_colon(doc: Doc, last: Token, sent_end: int) -> list[Token]:
@@ -207,7 +208,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
             long_form, short_form = text, abbr_sf[text.lower()].short_form
         elif short_form is None and " " in text:
             # "Reducing Item Discrepancy (RidCDR)": a name in brackets right after is its short form
-            after = _BRACKETED_NAME.match(doc.text, key[1])
+            after = BRACKETED_NAME.match(doc.text, key[1])
             if after and T.is_name(after.group(1)):
                 long_form, short_form = text, after.group(1)
         proposed[key] = Mention(key[0], key[1], type_name, text, "proposal",
