@@ -8,7 +8,7 @@ import numpy
 import pytest
 from hypothesis import given, strategies as st
 
-from kg.extract.tagger import TAGS, TAGGER_DIR, TokenScores, decode, load_tagger, window_probs, windows
+from kg.extract.tagger import TAGS, TAGGER_DIR, TokenScores, best_tags, decode, load_tagger, window_probs, windows
 
 FIXTURE = Path(__file__).parent / "data" / "training"
 
@@ -23,18 +23,55 @@ def test_windows_cover_every_item_within_the_size_and_share_the_overlap(n, size,
 
 
 def _onehot(tags: list[str], p: float = 0.9) -> numpy.ndarray:
-    out = numpy.full((len(tags), len(TAGS)), (1 - p) / (len(TAGS) - 1), dtype=numpy.float32)
+    """Each row ``p`` on its tag and the rest on "O" (on the other tags evenly, for an "O" row)."""
+    out = numpy.zeros((len(tags), len(TAGS)), dtype=numpy.float32)
     for i, tag in enumerate(tags):
+        if tag == "O":
+            out[i] = (1 - p) / (len(TAGS) - 1)
+        else:
+            out[i, 0] = 1 - p
         out[i, TAGS.index(tag)] = p
     return out
 
 
-def test_decode_turns_bio_tags_into_character_spans_with_the_least_sure_piece_as_confidence():
+def test_decode_turns_bio_tags_into_character_spans_with_the_least_sure_word_as_confidence():
     text = "We use Graph Mixers on ImageNet."
     offsets = [(0, 2), (3, 6), (7, 12), (13, 16), (16, 19), (20, 22), (23, 31), (31, 32)]  # "mix" "##ers"
     probs = _onehot(["O", "O", "B-Method", "I-Method", "I-Method", "O", "B-Dataset", "O"])
     probs[3] = _onehot(["I-Method"], 0.6)[0]
+    # a word's confidence is the probability that it belongs to a span of the label: B-Method + I-Method
     assert decode(probs, offsets, text) == [(7, 19, "Method", 0.6), (23, 31, "Dataset", 0.9)]
+    probs[3, TAGS.index("B-Method")], probs[3, 0] = 0.3, 0.1  # B-Method and I-Method both say "Method"
+    assert decode(probs, offsets, text)[0] == (7, 19, "Method", 0.9)
+
+
+def test_decode_reads_the_most_likely_valid_sequence_not_each_word_s_most_likely_tag():
+    text = "benchmarks: Open LLM Leaderboard, MMLU"
+    offsets = [(0, 10), (10, 11), (12, 16), (17, 19), (19, 20), (21, 27), (27, 32), (32, 33), (34, 38)]
+    probs = _onehot(["O", "O", "B-Dataset", "I-Task", "I-Dataset", "I-Dataset", "I-Dataset", "O", "B-Dataset"])
+    probs[3] = 0.0
+    probs[3, [TAGS.index("I-Task"), TAGS.index("I-Dataset"), TAGS.index("B-Task")]] = [0.46, 0.39, 0.15]
+    # word by word this reads "Open" (Dataset), "LLM" (Task), "Leaderboard" (Dataset); an I-Task cannot
+    # follow a Dataset, and the valid reading keeps the name whole, as unsure as its least sure word
+    assert decode(probs, offsets, text) == [(12, 32, "Dataset", 0.39), (34, 38, "Dataset", 0.9)]
+    # no span opens on an I tag or on punctuation
+    assert decode(_onehot(["O", "I-Method", "O", "O", "O", "O", "O", "O", "O"]), offsets, text) == []
+
+
+def _valid(tags: list[int]) -> bool:
+    return all(not TAGS[t].startswith("I-") or TAGS[p][2:] == TAGS[t][2:] != "" for p, t in zip([0, *tags], tags))
+
+
+@given(st.lists(st.lists(st.floats(0.001, 1.0), min_size=len(TAGS), max_size=len(TAGS)), min_size=1, max_size=3))
+def test_best_tags_is_the_most_likely_valid_sequence(rows):
+    import itertools
+
+    logp = numpy.log(numpy.asarray(rows) / numpy.asarray(rows).sum(axis=1, keepdims=True))
+    got = best_tags(logp)
+    assert _valid(got)
+    best = max(sum(logp[k, t] for k, t in enumerate(seq))
+               for seq in itertools.product(range(len(TAGS)), repeat=len(rows)) if _valid(list(seq)))
+    assert sum(logp[k, t] for k, t in enumerate(got)) == pytest.approx(best)
 
 
 def test_decode_reads_each_word_from_its_first_piece_and_never_splits_a_word():

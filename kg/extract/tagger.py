@@ -8,6 +8,7 @@ decoding tag probabilities into character spans, span probabilities); :class:`Ta
 from __future__ import annotations
 
 import json
+import math
 import re
 from bisect import bisect_right
 from functools import lru_cache
@@ -114,20 +115,12 @@ def trim_edges(text: str, start: int, end: int) -> tuple[int, int]:
         return start, end
 
 
-def decode(probs: numpy.ndarray, offsets: Sequence[tuple[int, int]], text: str) -> list[TagSpan]:
-    """The spans of the most likely tags, with the confidence of the least sure word in each.
-
-    Tags are read word by word (:data:`WORD`), from each word's first piece: a span starts at ``B-X`` (or an
-    ``I-X`` that follows no ``X``), goes on over ``I-X`` words and punctuation, and covers whole words. Its
-    edges lose function words and punctuation, and a span with unbalanced brackets is left out."""
-    if len(probs) == 0:
-        return []
+def _units(offsets: Sequence[tuple[int, int]], text: str) -> list[tuple[int, int, int, bool]]:
+    """The pieces that decide the tags: ``(start, end, piece, in_word)`` for each word (:data:`WORD`, its
+    characters, read from its first piece) and each piece of punctuation between words."""
     words = [(m.start(), m.end()) for m in WORD.finditer(text)]
     starts = [a for a, _ in words]
-    best = probs.argmax(axis=1).tolist()
-    spans: list[list] = []  # [start, end, label, confidence]
-    current: list | None = None
-    word_seen = -1
+    units, word_seen = [], -1
     for i, (a, b) in enumerate(offsets):
         if b <= a:
             continue
@@ -135,22 +128,61 @@ def decode(probs: numpy.ndarray, offsets: Sequence[tuple[int, int]], text: str) 
         in_word = w >= 0 and a < words[w][1]
         if in_word and w == word_seen:
             continue  # a word is decided by its first piece
-        name = TAGS[best[i]]
-        p = float(probs[i, best[i]])
         if in_word:
             word_seen = w
             a, b = words[w]
-        if name == "O":
-            current = None
+        units.append((a, b, i, in_word))
+    return units
+
+
+def best_tags(logp: numpy.ndarray) -> list[int]:
+    """The most likely sequence of tags (indexes into :data:`TAGS`) that is valid BIO, given log probabilities
+    ``logp`` of shape ``(units, tags)``: no ``I-X`` opens the sequence or follows anything but ``B-X`` or
+    ``I-X``. Each unit's most likely tag where those already make a valid sequence, else Viterbi (over
+    :data:`TAGS` as ordered: "O", then "B-X" and "I-X" for each label)."""
+    best = logp.argmax(axis=1).tolist()
+    if all(t == 0 or t % 2 == 1 or p in (t - 1, t) for p, t in zip([0, *best], best)):
+        return best
+    rows = logp.tolist()
+    score = [v if t == 0 or t % 2 == 1 else -math.inf for t, v in enumerate(rows[0])]  # as if after an "O"
+    back: list[list[int]] = []
+    for row in rows[1:]:
+        top = max(range(len(TAGS)), key=score.__getitem__)
+        step, new = [top] * len(TAGS), [score[top] + v for v in row]  # "O" and "B-X" follow anything
+        for i in range(2, len(TAGS), 2):  # "I-X" follows "B-X" (i - 1) or "I-X" (i)
+            prev = i - 1 if score[i - 1] >= score[i] else i
+            step[i], new[i] = prev, score[prev] + row[i]
+        back.append(step)
+        score = new
+    path = [max(range(len(TAGS)), key=score.__getitem__)]
+    for step in reversed(back):
+        path.append(step[path[-1]])
+    return path[::-1]
+
+
+def decode(probs: numpy.ndarray, offsets: Sequence[tuple[int, int]], text: str) -> list[TagSpan]:
+    """The spans of the most likely valid tag sequence (:func:`best_tags`), each with its confidence: the
+    least probability, over its words, that the word belongs to a span of its label (``B-X`` plus ``I-X``).
+
+    Tags are read word by word (:data:`WORD`), from each word's first piece; punctuation between words may
+    continue a span but starts none. A span covers whole words; its edges lose function words and
+    punctuation, and a span with unbalanced brackets is left out."""
+    units = _units(offsets, text)
+    if not units:
+        return []
+    unit_probs = numpy.asarray([probs[i] for _, _, i, _ in units], dtype=numpy.float64)
+    logp = numpy.log(numpy.clip(unit_probs, 1e-12, 1.0))
+    logp[[k for k, unit in enumerate(units) if not unit[3]], 1::2] = -numpy.inf  # punctuation opens no span
+    spans: list[list] = []  # [start, end, label, confidence]
+    for (a, b, _, _), p, tag in zip(units, unit_probs, best_tags(logp)):
+        if tag == 0:
             continue
-        prefix, label = name.split("-", 1)
-        if current is not None and current[2] == label and prefix == "I":
-            current[1], current[3] = b, min(current[3], p)
-        elif not in_word:
-            current = None  # punctuation starts nothing
+        prefix, label = TAGS[tag].split("-", 1)
+        member = float(p[TAGS.index(f"B-{label}")] + p[TAGS.index(f"I-{label}")])
+        if prefix == "I":
+            spans[-1][1], spans[-1][3] = b, min(spans[-1][3], member)
         else:
-            current = [a, b, label, p]
-            spans.append(current)
+            spans.append([a, b, label, member])
     out: list[TagSpan] = []
     for a, b, label, conf in spans:
         a, b = trim_edges(text, a, b)
