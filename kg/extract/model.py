@@ -41,7 +41,7 @@ COMPONENT_CONFIG: dict[str, dict] = {
 }
 
 #: Bump when extraction rules change, so cached extractions are invalidated.
-PIPELINE_VERSION = "9"
+PIPELINE_VERSION = "10"
 
 
 def find_model() -> str:

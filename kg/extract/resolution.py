@@ -168,7 +168,7 @@ CITATION_KEY = re.compile(r"[a-z]+\d{4}[a-z]+")
 def modifier_alone(doc: Doc, m: Mention) -> bool:
     """Is ``m`` one lower-case word the parser reads as an adjective or participle ("semi-supervised",
     "adversarial", "fine-grained") or a LaTeX citation key? A modifier says what kind, it names nothing."""
-    if m.type not in {"Method", "Task"} or m.long_form or not m.text.islower():
+    if m.type not in {"Method", "Task", "Metric"} or m.long_form or not m.text.islower():
         return False
     if CITATION_KEY.fullmatch(m.text):
         return True
