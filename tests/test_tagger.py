@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from kg.extract.tagger import TAGS, TAGGER_DIR, TokenScores, best_tags, decode, load_tagger, window_probs, windows
 
@@ -54,19 +54,34 @@ def test_decode_reads_the_most_likely_valid_sequence_not_each_word_s_most_likely
     # word by word this reads "Open" (Dataset), "LLM" (Task), "Leaderboard" (Dataset); an I-Task cannot
     # follow a Dataset, and the valid reading keeps the name whole, as unsure as its least sure word
     assert decode(probs, offsets, text) == [(12, 32, "Dataset", 0.39), (34, 38, "Dataset", 0.9)]
-    # no span opens on an I tag or on punctuation
+    # no span opens on punctuation, nor on an I tag after an "O" (read word by word, "Open" was a method)
     assert decode(_onehot(["O", "I-Method", "O", "O", "O", "O", "O", "O", "O"]), offsets, text) == []
+    assert decode(_onehot(["O", "O", "I-Method", "O", "O", "O", "O", "O", "O"]), offsets, text) == []
+    # punctuation continues a span without setting its confidence
+    probs = _onehot(["B-Dataset", "I-Dataset", "I-Dataset"])
+    probs[1] = _onehot(["I-Dataset"], 0.5)[0]
+    assert decode(probs, [(0, 4), (4, 5), (6, 9)], "Open: LLM") == [(0, 9, "Dataset", 0.9)]
 
 
 def _valid(tags: list[int]) -> bool:
     return all(not TAGS[t].startswith("I-") or TAGS[p][2:] == TAGS[t][2:] != "" for p, t in zip([0, *tags], tags))
 
 
-@given(st.lists(st.lists(st.floats(0.001, 1.0), min_size=len(TAGS), max_size=len(TAGS)), min_size=1, max_size=3))
-def test_best_tags_is_the_most_likely_valid_sequence(rows):
+def _favouring(*tags: str) -> list[list[float]]:
+    return [[0.9 if t == tag else 0.1 / len(TAGS) for t in TAGS] for tag in tags]
+
+
+@given(st.lists(st.lists(st.floats(0.001, 1.0), min_size=len(TAGS), max_size=len(TAGS)), min_size=1, max_size=3),
+       st.lists(st.booleans(), min_size=3, max_size=3))
+@example(_favouring("B-Task", "I-Task", "I-Task"), [False] * 3)
+@example(_favouring("O", "I-Task", "I-Task"), [False, True, False])
+def test_best_tags_is_the_most_likely_valid_sequence(rows, punctuation):
     import itertools
 
     logp = numpy.log(numpy.asarray(rows) / numpy.asarray(rows).sum(axis=1, keepdims=True))
+    for k, masked in enumerate(punctuation[: len(rows)]):
+        if masked:  # as decode passes punctuation: no B tag
+            logp[k, [i for i, t in enumerate(TAGS) if t.startswith("B-")]] = -numpy.inf
     got = best_tags(logp)
     assert _valid(got)
     best = max(sum(logp[k, t] for k, t in enumerate(seq))

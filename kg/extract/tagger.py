@@ -13,7 +13,7 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import numpy
 
@@ -115,9 +115,18 @@ def trim_edges(text: str, start: int, end: int) -> tuple[int, int]:
         return start, end
 
 
-def _units(offsets: Sequence[tuple[int, int]], text: str) -> list[tuple[int, int, int, bool]]:
-    """The pieces that decide the tags: ``(start, end, piece, in_word)`` for each word (:data:`WORD`, its
-    characters, read from its first piece) and each piece of punctuation between words."""
+class Unit(NamedTuple):
+    """A stretch of text that takes one tag: a word (its characters) or a piece of punctuation."""
+
+    start: int
+    end: int
+    piece: int  # the index of the wordpiece whose probabilities decide the tag
+    in_word: bool
+
+
+def _units(offsets: Sequence[tuple[int, int]], text: str) -> list[Unit]:
+    """The units of a text's wordpieces: each word (:data:`WORD`), read from its first piece, and each piece
+    of punctuation between words."""
     words = [(m.start(), m.end()) for m in WORD.finditer(text)]
     starts = [a for a, _ in words]
     units, word_seen = [], -1
@@ -131,8 +140,12 @@ def _units(offsets: Sequence[tuple[int, int]], text: str) -> list[tuple[int, int
         if in_word:
             word_seen = w
             a, b = words[w]
-        units.append((a, b, i, in_word))
+        units.append(Unit(a, b, i, in_word))
     return units
+
+
+#: The indexes of the "B-X" tags in :data:`TAGS`; each "I-X" follows its "B-X".
+B_TAGS: tuple[int, ...] = tuple(i for i, t in enumerate(TAGS) if t.startswith("B-"))
 
 
 def best_tags(logp: numpy.ndarray) -> list[int]:
@@ -141,16 +154,17 @@ def best_tags(logp: numpy.ndarray) -> list[int]:
     ``I-X``. Each unit's most likely tag where those already make a valid sequence, else Viterbi (over
     :data:`TAGS` as ordered: "O", then "B-X" and "I-X" for each label)."""
     best = logp.argmax(axis=1).tolist()
-    if all(t == 0 or t % 2 == 1 or p in (t - 1, t) for p, t in zip([0, *best], best)):
+    if all(t == 0 or t in B_TAGS or prev in (t - 1, t) for prev, t in zip([0, *best], best)):
         return best
     rows = logp.tolist()
-    score = [v if t == 0 or t % 2 == 1 else -math.inf for t, v in enumerate(rows[0])]  # as if after an "O"
+    score = [v if t == 0 or t in B_TAGS else -math.inf for t, v in enumerate(rows[0])]  # as if after an "O"
     back: list[list[int]] = []
     for row in rows[1:]:
         top = max(range(len(TAGS)), key=score.__getitem__)
         step, new = [top] * len(TAGS), [score[top] + v for v in row]  # "O" and "B-X" follow anything
-        for i in range(2, len(TAGS), 2):  # "I-X" follows "B-X" (i - 1) or "I-X" (i)
-            prev = i - 1 if score[i - 1] >= score[i] else i
+        for b in B_TAGS:  # "I-X" (b + 1) follows "B-X" (b) or "I-X"
+            i = b + 1
+            prev = b if score[b] >= score[i] else i
             step[i], new[i] = prev, score[prev] + row[i]
         back.append(step)
         score = new
@@ -170,19 +184,21 @@ def decode(probs: numpy.ndarray, offsets: Sequence[tuple[int, int]], text: str) 
     units = _units(offsets, text)
     if not units:
         return []
-    unit_probs = numpy.asarray([probs[i] for _, _, i, _ in units], dtype=numpy.float64)
+    unit_probs = numpy.asarray([probs[u.piece] for u in units], dtype=numpy.float64)
     logp = numpy.log(numpy.clip(unit_probs, 1e-12, 1.0))
-    logp[[k for k, unit in enumerate(units) if not unit[3]], 1::2] = -numpy.inf  # punctuation opens no span
+    punctuation = numpy.array([not u.in_word for u in units])
+    logp[numpy.ix_(punctuation, B_TAGS)] = -numpy.inf  # punctuation opens no span
     spans: list[list] = []  # [start, end, label, confidence]
-    for (a, b, _, _), p, tag in zip(units, unit_probs, best_tags(logp)):
+    for unit, p, tag in zip(units, unit_probs, best_tags(logp)):
         if tag == 0:
             continue
         prefix, label = TAGS[tag].split("-", 1)
-        member = float(p[TAGS.index(f"B-{label}")] + p[TAGS.index(f"I-{label}")])
-        if prefix == "I":
-            spans[-1][1], spans[-1][3] = b, min(spans[-1][3], member)
+        b_tag = TAGS.index(f"B-{label}")
+        member = float(p[b_tag] + p[b_tag + 1]) if unit.in_word else 1.0  # punctuation sets no confidence
+        if prefix == "I":  # a valid sequence: the span it continues is the last one opened
+            spans[-1][1], spans[-1][3] = unit.end, min(spans[-1][3], member)
         else:
-            spans.append([a, b, label, member])
+            spans.append([unit.start, unit.end, label, member])
     out: list[TagSpan] = []
     for a, b, label, conf in spans:
         a, b = trim_edges(text, a, b)
