@@ -184,7 +184,7 @@ def decode(probs: numpy.ndarray, offsets: Sequence[tuple[int, int]], text: str) 
     units = _units(offsets, text)
     if not units:
         return []
-    unit_probs = numpy.asarray([probs[u.piece] for u in units], dtype=numpy.float64)
+    unit_probs = numpy.asarray(probs, dtype=numpy.float64)[[u.piece for u in units]]
     logp = numpy.log(numpy.clip(unit_probs, 1e-12, 1.0))
     punctuation = numpy.array([not u.in_word for u in units])
     logp[numpy.ix_(punctuation, B_TAGS)] = -numpy.inf  # punctuation opens no span
@@ -192,13 +192,12 @@ def decode(probs: numpy.ndarray, offsets: Sequence[tuple[int, int]], text: str) 
     for unit, p, tag in zip(units, unit_probs, best_tags(logp)):
         if tag == 0:
             continue
-        prefix, label = TAGS[tag].split("-", 1)
-        b_tag = TAGS.index(f"B-{label}")
+        b_tag = tag if tag in B_TAGS else tag - 1
         member = float(p[b_tag] + p[b_tag + 1]) if unit.in_word else 1.0  # punctuation sets no confidence
-        if prefix == "I":  # a valid sequence: the span it continues is the last one opened
+        if tag != b_tag:  # an I tag; in a valid sequence the span it continues is the last one opened
             spans[-1][1], spans[-1][3] = unit.end, min(spans[-1][3], member)
         else:
-            spans.append([unit.start, unit.end, label, member])
+            spans.append([unit.start, unit.end, TAGS[tag][2:], member])
     out: list[TagSpan] = []
     for a, b, label, conf in spans:
         a, b = trim_edges(text, a, b)
