@@ -123,8 +123,25 @@ def test_the_shipped_model_loads_from_the_package_and_is_deterministic(nlp):
     text = (FIXTURE / "corpus.jsonl").read_text()
     doc_a, doc_b = nlp(text), nlp(text)
     assert doc_a._.model_spans == doc_b._.model_spans and doc_a._.model_spans
-    threshold = COMPONENT_CONFIG["paperkg_entity_tagger"]["threshold"]  # the tagger's spans from it
-    assert all(c is not None and threshold <= c <= 1.0 for *_, c in doc_a._.model_spans)
+    config = COMPONENT_CONFIG["paperkg_entity_tagger"]  # the tagger's spans from its threshold, or its label's
+    floor = {label: config.get("label_thresholds", {}).get(label, config["threshold"]) for *_, label, _c in doc_a._.model_spans}
+    assert all(c is not None and floor[label] <= c <= 1.0 for *_, label, c in doc_a._.model_spans)
+
+
+def test_a_label_threshold_overrides_the_threshold_for_that_label_alone(nlp):
+    from kg.errors import ModelError
+    from kg.extract.tagger import TaggerComponent
+
+    doc = nlp.make_doc((FIXTURE / "corpus.jsonl").read_text())
+    everything = TaggerComponent(threshold=0.0)(doc)._.model_spans
+    confidences = sorted(c for *_, label, c in everything if label == "Method")
+    middle = confidences[len(confidences) // 2]  # keeps about half of the methods
+    kept = TaggerComponent(threshold=0.0, label_thresholds={"Method": middle})(doc)._.model_spans
+    assert kept == [s for s in everything if s[2] != "Method" or s[3] >= middle]
+    assert any(s[2] == "Method" and s[3] < middle for s in everything)  # something was left out
+    assert any(s[2] != "Method" and s[3] < middle for s in kept)  # other labels keep the global threshold
+    with pytest.raises(ModelError, match="label_thresholds names \\['Modality'\\]"):
+        TaggerComponent(label_thresholds={"Modality": 0.5})
 
 
 def test_the_evaluation_harness_builds_a_graph_with_a_named_variant(tmp_path):

@@ -95,3 +95,16 @@ def test_rule_priorities_are_the_resolution_stages_configuration(nlp):
     assert resolve_overlaps([known, phrase], {"phrase": 9, "vocabulary": 1}) == [phrase]
     assert nlp.get_pipe("paperkg_resolution").priorities == RULE_PRIORITY
     assert nlp.pipe_names.index("paperkg_entities") + 1 == nlp.pipe_names.index("paperkg_resolution")
+
+
+def test_a_model_task_is_never_a_coined_name(nlp):
+    from kg.extract.resolution import with_model
+
+    doc = nlp.make_doc("On Atlas-Discovery and PaAno we study QA and anomaly detection.")
+    words = ("Atlas-Discovery", "PaAno", "QA", "anomaly detection")
+
+    def spans(label):
+        return [(doc.text.index(w), doc.text.index(w) + len(w), label, 0.9) for w in words]
+
+    assert {m.text for m in with_model([], spans("Task"), doc, frozenset())} == {"QA", "anomaly detection"}
+    assert {m.text for m in with_model([], spans("Method"), doc, frozenset())} == set(words)  # names are methods

@@ -83,6 +83,12 @@ def _named_if_dataset(text: str, label: str) -> bool:
     return label != "Dataset" or any(c.isupper() or c.isdigit() for c in text)
 
 
+def _no_name_if_task(text: str, label: str) -> bool:
+    """A task is a phrase of the field, not a coined name ("PaAno", "Atlas-Discovery"); an acronym may be
+    one ("QA")."""
+    return label != "Task" or text.isupper() or not (T.is_name(text) or T.HYPHENATED_TITLE.fullmatch(text))
+
+
 def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str],
                span_scores: "TokenScores | None" = None, veto_rules: frozenset[str] = frozenset(),
                veto_below: float = 0.0) -> list[Mention]:
@@ -101,7 +107,8 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
     spans = [sp for sp in spans if sp[1] > sp[0]]
     spans = [sp for sp in spans if known.get((sp[0], sp[1]), sp[2]) == sp[2]
              and "://" not in text[sp[0]:sp[1]] and not text[sp[0]:sp[1]].startswith("www.")
-             and not _unit_after_number(doc, sp[0], sp[1]) and _named_if_dataset(text[sp[0]:sp[1]], sp[2])]
+             and not _unit_after_number(doc, sp[0], sp[1]) and _named_if_dataset(text[sp[0]:sp[1]], sp[2])
+             and _no_name_if_task(text[sp[0]:sp[1]], sp[2])]
     # a principled rule's mention keeps its characters and type: the model's span of the same characters goes
     principled = {(m.start, m.end) for m in found if m.rule in PRINCIPLED_RULES}
     spans = [sp for sp in spans if (sp[0], sp[1]) not in principled]

@@ -324,21 +324,28 @@ def load_tagger(path: str | None = None, threads: int = 0) -> Tagger:
 class TaggerComponent:
     """Sets ``doc._.model_spans`` and ``doc._.model_scores`` from the tagger; ``doc.ents`` is left alone.
 
-    Spans under ``threshold`` are left out; a span is widened to whole spaCy tokens, and left out when
-    that unbalances its brackets."""
+    Spans under ``threshold`` are left out, or under their label's own entry in ``label_thresholds``
+    (``{"Task": 0.5}``); a span is widened to whole spaCy tokens, and left out when that unbalances its
+    brackets."""
 
-    def __init__(self, model_path: str | None = None, threshold: float = 0.0, threads: int = 0) -> None:
+    def __init__(self, model_path: str | None = None, threshold: float = 0.0, threads: int = 0,
+                 label_thresholds: dict[str, float] | None = None) -> None:
         from kg.extract.extensions import register_extensions
 
         register_extensions()
+        unknown = sorted(set(label_thresholds or {}) - set(LABELS))
+        if unknown:
+            raise ModelError(f"paperkg_entity_tagger: label_thresholds names {unknown}, which are not the "
+                             f"tagger's labels {list(LABELS)}; correct the component's configuration")
         self.tagger = load_tagger(model_path, threads)
         self.threshold = float(threshold)
+        self.thresholds = {label: float((label_thresholds or {}).get(label, threshold)) for label in LABELS}
 
     def __call__(self, doc):  # (Doc) -> Doc
         spans, scores = self.tagger.analyse(doc.text)
         out = []
         for a, b, label, confidence in spans:
-            if confidence < self.threshold:
+            if confidence < self.thresholds[label]:
                 continue
             span = doc.char_span(a, b, alignment_mode="expand")
             if span is not None and span.text.strip() and _balanced(span.text):  # "VC(C" is no name
@@ -348,9 +355,10 @@ class TaggerComponent:
         return doc
 
 
-def make_tagger_component(nlp, name: str, model_path: str | None, threshold: float, threads: int) -> TaggerComponent:
+def make_tagger_component(nlp, name: str, model_path: str | None, threshold: float, threads: int,
+                          label_thresholds: dict[str, float]) -> TaggerComponent:
     """Factory of ``paperkg_entity_tagger`` (``model_path`` None: the tagger shipped in the package)."""
-    return TaggerComponent(model_path, threshold, threads)
+    return TaggerComponent(model_path, threshold, threads, label_thresholds)
 
 
 def register() -> None:
@@ -359,4 +367,5 @@ def register() -> None:
 
     if not Language.has_factory("paperkg_entity_tagger"):
         Language.factory("paperkg_entity_tagger",
-                         default_config={"model_path": None, "threshold": 0.0, "threads": 0})(make_tagger_component)
+                         default_config={"model_path": None, "threshold": 0.0, "threads": 0,
+                                         "label_thresholds": {}})(make_tagger_component)

@@ -280,7 +280,7 @@ def task_of_method(tokens: list[Token]) -> list[Token] | None:
 
 
 #: a hyphenated Title-Case word is a name ("Meta-World"), never a task
-_HYPHENATED_TITLE = re.compile(r"[A-Z][\w]*(?:-[A-Z][\w]*)+")
+HYPHENATED_TITLE = re.compile(r"[A-Z][\w]*(?:-[A-Z][\w]*)+")
 
 
 def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]]:
@@ -317,7 +317,7 @@ def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]
         span = _phrase_span(doc, sub)
         if span is not None:
             span = whole_words(span)
-            if cls == "Task" and _HYPHENATED_TITLE.fullmatch(span.text):
+            if cls == "Task" and HYPHENATED_TITLE.fullmatch(span.text):
                 break  # "Meta-World", "Matbench-Discovery": a name, not a task
             yield span, cls
             break
