@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
 import kg.extract.lexicon as lexicon
+from kg.errors import OntologyError
 from kg.extract.vocab import load_vocabulary
 
 
@@ -22,7 +24,7 @@ def contradictions(groups: tuple[tuple[str, ...], ...], lexicons: dict[str, froz
 
 
 def lexicons() -> dict[str, frozenset[str]]:
-    return {n: v for n, v in vars(lexicon).items() if n.isupper() and isinstance(v, frozenset)}
+    return lexicon.lexicons()
 
 
 def test_every_contradicting_group_names_real_lexicons():
@@ -56,3 +58,30 @@ def test_vocabulary_forms_have_one_type_but_two_known_acronyms():
             types[term.form.lower()].add(term.type)
     assert {f: ts for f, ts in types.items() if len(ts) > 1} == {"asr": {"Task", "Metric"},
                                                               "spice": {"Metric", "Dataset"}}
+
+
+def test_every_lexicon_is_read_by_the_extraction_code_and_none_is_empty():
+    code = "".join(p.read_text(encoding="utf-8") for p in Path(lexicon.__file__).parent.glob("*.py"))
+    assert all(words for words in lexicons().values())
+    assert [name for name in lexicons() if name not in code.replace("import lexicon", "")] == []
+
+
+def test_a_lexicon_is_a_module_attribute_and_an_unknown_name_is_not():
+    from kg.extract.lexicon import TASK_HEADS
+
+    assert "segmentation" in TASK_HEADS and TASK_HEADS is lexicon.lexicons()["TASK_HEADS"]
+    with pytest.raises(AttributeError, match="NO_SUCH_LEXICON"):
+        lexicon.NO_SUCH_LEXICON  # noqa: B018
+
+
+def test_words_split_on_spaces_and_phrases_stay_whole():
+    parsed = lexicon.parse_lexicons({"A": {"means": "a", "words": ["x y", "z"]},
+                                     "B": {"means": "b", "phrases": ["prior work", "sota"]}})
+    assert parsed == {"A": frozenset({"x", "y", "z"}), "B": frozenset({"prior work", "sota"})}
+
+
+@pytest.mark.parametrize("entry", [{"words": ["x"]}, {"means": "m"}, {"means": "m", "words": ["x"], "phrases": ["y"]},
+                                   {"means": "m", "words": "x y"}, ["x"]])
+def test_a_malformed_lexicon_is_refused_with_its_name(entry):
+    with pytest.raises(OntologyError, match="lexicon 'BAD'"):
+        lexicon.parse_lexicons({"BAD": entry}, "lexicon.json")

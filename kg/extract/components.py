@@ -144,7 +144,6 @@ class EntityRecognizer:
         return doc
 
 
-
 @Language.factory("paperkg_entities")
 def make_entity_recognizer(nlp: Language, name: str) -> EntityRecognizer:
     """Factory of the candidate-mention component (reads the vocabularies in ``ontology/``)."""

@@ -10,6 +10,7 @@ import re
 
 from spacy.tokens import Doc
 
+from kg.extract.lexicon import PASSING_HEADS
 from kg.extract.types import Mention
 
 #: a sentence that announces released artifacts rather than describing the work
@@ -23,12 +24,6 @@ RELEASE = re.compile(
 def release_sentence(text: str) -> bool:
     """Does the sentence ``text`` announce code, data or other released artifacts?"""
     return RELEASE.search(text) is not None
-
-
-#: nouns about a field or its fame, not about data: a modality cue modifying them is a passing remark
-#: ("the NLP field", "LLM scaling laws", "the LLM community")
-_PASSING_HEADS = frozenset("""field community literature researcher practitioner law era trend success hype
-revolution boom""".split())
 
 
 def passing_cue(doc: Doc, m: Mention, mentions: list[Mention]) -> bool:
@@ -54,11 +49,11 @@ def in_passing(doc: Doc, m: Mention) -> bool:
         if token.dep_ not in {"compound", "amod", "nmod", "npadvmod"} or span.start <= token.head.i < span.end:
             break
         token = token.head
-        if token.lemma_.lower() in _PASSING_HEADS:
+        if token.lemma_.lower() in PASSING_HEADS:
             return True
     after = doc[span.end : min(span.end + 2, span.sent.end)]  # the parse may miss it: "LLM scaling laws"
     for k, t in enumerate(after):
-        if t.lemma_.lower() in _PASSING_HEADS and t.pos_ == "NOUN":
+        if t.lemma_.lower() in PASSING_HEADS and t.pos_ == "NOUN":
             return True
         if not t.is_alpha or t.is_stop or t.pos_ not in {"NOUN", "VERB", "ADJ"}:
             break

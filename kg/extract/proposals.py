@@ -13,15 +13,12 @@ import re
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract import terms as T
-from kg.extract.lexicon import DATASET_NOUNS, GENERIC_HEADS, NAMING_VERBS, PROPOSE_VERBS
+from kg.extract.lexicon import DATASET_NOUNS, GENERIC_HEADS, NAMING_VERBS, OWN_NOUNS, PROPOSE_VERBS
 from kg.extract.types import Mention
 from kg.keys import clean_label
 
 _SELF = {"we", "paper", "work", "study", "article", "i", "authors", "here"}
 _METRIC_NOUNS = {"metric", "measure", "score", "criterion", "index"}
-#: Nouns after "our" that a name of the authors' own artifact follows ("our method SeFT")
-_OWN_NOUNS = frozenset({"method", "model", "approach", "framework", "algorithm", "architecture", "system", "technique",
-                        "network", "estimator", "module", "benchmark", "dataset", "metric"})
 _STOP_WORDS = {"that", "which", "where", "who", "whose", "while", "whereas", "because", "since", "to", "by", "using", "via", "through"}
 _DATASET_NAME_PART = re.compile(r"(?:Bench|Data|Set|Corpus|QA|Arena|Gym|Suite)(?:$|[-\d])|^Bench|bench$", re.I)
 _VERSION = re.compile(r"^[vV]\d+(?:\.\d+)*$|^\d+(?:\.\d+)?$|^\+\+$")
@@ -274,7 +271,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         noun = doc[j].lemma_.lower() if j < len(doc) else ""
         comma = j + 1 < len(doc) and doc[j + 1].text == ","
         k = j + 1 + comma
-        if noun in _OWN_NOUNS and k < len(doc) and T.is_name(doc[k].text):
+        if noun in OWN_NOUNS and k < len(doc) and T.is_name(doc[k].text):
             span = _extend(doc, doc[k : k + 1])
             if comma and not (span.end < len(doc) and doc[span.end].text in {",", "(", ")", ";"}):
                 continue  # "our method, BERT requires ...": a new clause, not the method's name

@@ -31,6 +31,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg.extract.extensions import register_extensions
+from kg.extract.lexicon import GENERIC_REFERENCES
 from kg.extract.linear import LinearModel, read_linear
 from kg.extract.types import Mention, Relation
 
@@ -53,10 +54,6 @@ OBJECT_ANY = frozenset().union(*OBJECT_TYPES.values())
 
 #: Words that make a sentence speak of the authors' own work.
 SELF_WORDS = frozenset({"we", "our", "ours", "us", "proposed", "propose", "present", "introduce"})
-
-#: Written forms that stand for no particular method.
-GENERIC = frozenset({"state of the art", "state-of-the-art", "sota", "baseline", "baselines", "prior work",
-                     "previous work", "existing methods", "previous methods", "method", "model", "approach"})
 
 RULE = "relation-model"
 
@@ -140,7 +137,7 @@ def is_subject(e: Entity) -> bool:
     """Can ``e`` be a relation's subject: a method, or anything the paper proposes; never a generic form."""
     if not (e.type in SUBJECT_TYPES or e.proposed):
         return False
-    return not e.forms <= GENERIC
+    return not e.forms <= GENERIC_REFERENCES
 
 
 def candidate_pairs(ents: Sequence[Entity], window: int = 1) -> list[tuple[Entity, Entity]]:
@@ -151,7 +148,7 @@ def candidate_pairs(ents: Sequence[Entity], window: int = 1) -> list[tuple[Entit
         if not is_subject(s):
             continue
         for o in ents:
-            if o is s or o.type not in OBJECT_ANY or o.forms & s.forms or o.forms <= GENERIC:
+            if o is s or o.type not in OBJECT_ANY or o.forms & s.forms or o.forms <= GENERIC_REFERENCES:
                 continue
             if s.proposed or min(abs(a - b) for a in s.sentences for b in o.sentences) <= window:
                 out.append((s, o))

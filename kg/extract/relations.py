@@ -22,37 +22,16 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.extensions import register_extensions
+from kg.extract.lexicon import (APPLY_CUES, COMPARE_CUES, COMPARE_PREP_CUES, COMPONENT_CUES, CUE_LIST_ENDS,
+                                EVALUATE_CUES, EXTEND_CUES, GENERIC_NAMES, SELF_HEADS)
 from kg.extract.types import Mention, Relation, ResultClaim
-
-#: cue lemma -> (relation, object types, preposition required after the cue or None)
-EVALUATE_CUES = frozenset({"evaluate", "evaluation", "experiment", "test", "validate", "validation",
-                           "benchmark", "assess", "assessment", "result", "demonstrate", "verify", "train"})
-COMPARE_CUES = frozenset({"outperform", "surpass", "beat", "exceed", "outperforming", "surpassing", "outstrip"})
-COMPARE_PREP_CUES = frozenset({"compare", "comparison", "compared", "relative", "versus", "vs", "vs.", "against"})
-EXTEND_CUES = frozenset({"extend", "generalize", "generalise", "build", "extension", "generalization",
-                         "generalisation", "variant", "improve", "augment", "enhance"})
-COMPONENT_CUES = frozenset({"consist", "comprise", "include", "compose", "contain"})
-APPLY_CUES = frozenset({"apply", "application", "use", "employ", "adapt", "leverage"})
 
 #: Prepositions after an evaluation cue that introduce the datasets.
 EVAL_PREPS = frozenset({"on", "across", "using", "over", "with", "in"})
 
-#: Words that end the object list of a cue.
-STOPS = frozenset({".", ";", "while", "whereas", "but", "which", "that", "where", "when", "although",
-                   "though", "because", "since", "whilst", "however", "thus", "yet"})
-
 #: Name suffixes that make a variant of a named method: "-PF", "++", " v2", "-XL".
 _VARIANT_SUFFIX = re.compile(r"^(?:[\s\-_]?(?:\+\+|\+|[vV]\d+(?:\.\d+)?)|[\-_](?:\d+(?:\.\d+)?|[A-Z]{1,3}|XL|Large|Base"
                              r"|Plus|Pro|Lite|Mini|Small|Tiny|Huge))$")
-
-#: Written forms that stand for "the best earlier work", not for a named method.
-GENERIC_NAMES = frozenset({"state of the art", "state-of-the-art", "sota", "baseline", "baselines", "prior work",
-                           "previous work", "existing methods", "previous methods"})
-
-
-#: Head nouns that, with "our"/"this"/"proposed", name the paper's own artifact ("our method").
-SELF_HEADS = frozenset({"method", "model", "approach", "framework", "architecture", "algorithm", "system",
-                        "technique", "network", "paper", "work", "study", "pipeline", "solution"})
 
 
 def is_self(head: Token) -> bool:
@@ -127,7 +106,7 @@ def objects_after(doc: Doc, start: int, end: int, named: list[Named], types: fro
     limit = min(end, start + window)
     while i < limit:
         tok = doc[i]
-        if tok.lower_ in STOPS or (tok.pos_ in {"VERB", "AUX"} and tok.tag_ not in {"VBN", "VBG"} and i > start):
+        if tok.lower_ in CUE_LIST_ENDS or (tok.pos_ in {"VERB", "AUX"} and tok.tag_ not in {"VBN", "VBG"} and i > start):
             break
         hit = next((n for n in named if n.start == i and n.mention.type in types
                     and (n.mention.type not in {"Method"} or is_named(n.mention))), None)
@@ -154,7 +133,7 @@ def _next_prep(doc: Doc, i: int, end: int, preps: frozenset[str], gap: int = 3) 
     for j in range(i + 1, min(end, i + 1 + gap)):
         if doc[j].lower_ in preps:
             return j
-        if doc[j].lower_ in STOPS:
+        if doc[j].lower_ in CUE_LIST_ENDS:
             return None
     return None
 
@@ -341,7 +320,6 @@ def find_relations(doc: Doc, mentions: list[Mention], proposed: list[Mention],
         seen.add(key)
         out.append(r)
     return out
-
 
 
 class RelationFinder:

@@ -23,6 +23,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.extensions import register_extensions
+from kg.extract.lexicon import CHANGE_NOUNS, FILL_AFTER, FILL_BEFORE, METRIC_MODIFIERS
 from kg.extract.types import Mention, ResultClaim
 from kg.extract.vocab import METRIC_PLURAL, VOCABULARY_SPANS, Vocabulary, load_vocabulary
 
@@ -43,26 +44,6 @@ UNIT_KINDS: dict[str, str] = {
     "-fold": "ratio", "times": "ratio", "\\times": "ratio", "$\\times": "ratio", "db": "dB", "ms": "ms", "seconds": "s", "hours": "h", "minutes": "min",
 }
 
-#: Words that may stand between a number and the metric after it ("7% higher accuracy").
-FILL_AFTER = frozenset("""higher lower better worse greater smaller more less fewer relative absolute average
-mean improvement improvements gain gains increase increases reduction reductions decrease drop boost boosts
-in of point points pp percentage top overall additional lift jump rise terms""".split())
-
-#: Words that may stand between a metric and the number after it ("FIDs of up to 1.18").
-FILL_BEFORE = frozenset("""of is are was were be been being can could to up as low high about around
-approximately nearly almost roughly over above below under only just by than ~ = : ( a an the average
-absolute relative improvement improvements gain gains increase increases reduction reductions score scores
-value values margin reach reaches reached reaching achieve achieves achieved achieving attain attains
-attained attaining obtain obtains obtained obtaining improve improves improved improving boost boosts
-boosted boosting increase increased increasing raise raises raised raising reduce reduces reduced reducing
-rise rises rose fall falls fell drop drops dropped of at least most surpassing exceeding exceed exceeds
-with )""".split())
-
-#: Nouns after a number that make it a change of the metric claimed before it in the sentence ("73.1%
-#: top-1 accuracy, which is a 2.5% improvement over BYOL").
-CHANGE_NOUNS = frozenset("improvement improvements gain gains increase increases boost boosts reduction reductions "
-                         "decrease decreases drop drops".split())
-
 #: Words that join two numbers of one claim ("1.18 and 1.13", "from 70% to 75%").
 COORDINATORS = frozenset({"and", ",", "to", "or", "vs", "vs.", "versus", "/"})
 
@@ -74,11 +55,6 @@ SPEED_WORDS = frozenset({"faster", "quicker", "speedup", "speed-up", "accelerati
 
 #: Words that name the paper's own artifact as a subject ("our method achieves ...").
 SELF_WORDS = frozenset({"we", "our", "ours", "us"})
-
-#: Metric modifiers kept as part of the metric name as written ("worst-class accuracy").
-METRIC_MODIFIERS = frozenset("""average mean top-1 top-5 top1 top5 worst best class worst-class per-class
-balanced overall test validation zero-shot few-shot one-shot box mask macro micro weighted macro-averaged
-micro-averaged classification detection segmentation linear-probe linear probing robust clean""".split())
 
 
 @dataclass(frozen=True)
@@ -424,7 +400,6 @@ def _speed_concept() -> str | None:
         if term.type == "Metric" and term.form.lower() in {"speed-up", "speedup"}:
             return term.concept
     return None
-
 
 
 class ResultFinder:

@@ -18,6 +18,7 @@ from typing import Callable, NamedTuple, Sequence
 import numpy
 
 from kg.errors import ModelError
+from kg.extract.lexicon import EDGE_WORDS
 
 #: Where the trained tagger ships, inside the package.
 TAGGER_DIR: Path = Path(__file__).resolve().parents[1] / "models" / "entity_tagger"
@@ -72,10 +73,6 @@ def window_probs(ids: Sequence[int], run: Callable, size: int, overlap: int, cls
 #: ("zero-shot", "ResNet-50", "GPT-4o", "v1.5", "pass@1"), but a full stop before a capitalised word ends it
 #: ("ADE20k.We"); a span never starts or ends inside one.
 WORD = re.compile(r"\w+(?:(?:[-\u2010\u2011\u2013/'\u2019+@]|\.(?![A-Z][a-z]))\w+)*")
-
-#: Words a span never starts or ends with (the tagger sometimes runs a span on into them).
-EDGE_WORDS = frozenset("a an the and or of per for to in on by via with from our this these their its as at"
-                       " pretrained pre-trained".split())  # a training state names no method
 
 _PAIRS = {"(": ")", "[": "]", "{": "}"}
 

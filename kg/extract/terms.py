@@ -11,20 +11,9 @@ from collections.abc import Iterable, Iterator
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.abbreviations import Abbreviation
-from kg.extract.lexicon import (
-    DATASET_NOUNS,
-    EITHER_HEADS,
-    EVALUATIVE,
-    GENERIC_HEADS,
-    GENERIC_METHOD_TERMS,
-    LEARNING_SETTINGS,
-    GENERIC_MODIFIERS,
-    METHOD_HEADS,
-    NOT_NAMES,
-    TASK_HEADS,
-    TECHNICAL_ADJECTIVES,
-    WEAK_TASK_HEADS,
-)
+from kg.extract.lexicon import (DATASET_NOUNS, EITHER_HEADS, EVALUATIVE, GENERIC_HEADS, GENERIC_METHOD_TERMS,
+                                GENERIC_MODIFIERS, KIND_HEADS, LEARNING_SETTINGS, METHOD_HEADS, NOT_NAMES,
+                                NUMERIC_PRECISION, RESULT_NOUNS, TASK_HEADS, TECHNICAL_ADJECTIVES, WEAK_TASK_HEADS)
 from kg.extract.types import Mention
 from kg.keys import clean_label, norm_key, singular
 
@@ -123,11 +112,6 @@ def _head_class(token: Token) -> str | None:
     return None
 
 
-#: task heads whose plural names what a model outputs rather than the task ("predictions", "reconstructions")
-_RESULT_NOUNS = frozenset("""prediction detection classification estimate estimation generation segmentation
-reconstruction recognition forecast translation""".split())
-
-
 def classify_phrase(tokens: list[Token]) -> str | None:
     """Type a cleaned noun phrase by its head noun and modifiers: Task, Method or None."""
     if not tokens:
@@ -143,7 +127,7 @@ def classify_phrase(tokens: list[Token]) -> str | None:
     if cls == "Task":
         if len(tokens) == 1:
             return None  # "classification", "prediction": too general alone
-        if head.tag_ == "NNS" and lemma in _RESULT_NOUNS:
+        if head.tag_ == "NNS" and lemma in RESULT_NOUNS:
             return None  # "AlphaFold 2 predictions", "overconfident predictions": outputs, not a task
         if lemma in WEAK_TASK_HEADS and len(mods) < 1:
             return None
@@ -179,9 +163,6 @@ def problem_phrase(tokens: list[Token]) -> list[Token] | None:
     return tokens[:-1]
 
 
-#: Heads that add nothing to the method named before them: "oblivious sketching techniques"
-_KIND_HEADS = frozenset({"method", "technique", "approach", "algorithm", "framework", "scheme", "strategy",
-                         "procedure", "paradigm", "methodology"})
 #: Heads naming a part of a model rather than a method: "memory modules", "decoder network"
 _PART_HEADS = frozenset({"module", "block", "layer", "unit", "head", "component", "encoder", "decoder", "architecture"})
 
@@ -192,7 +173,7 @@ def _method_core(tokens: list[Token]) -> list[Token] | None:
     if head.lemma_.lower() in _PART_HEADS or (head.lemma_.lower() == "network" and len(tokens) >= 2
                                               and tokens[-2].lemma_.lower() in _PART_HEADS):
         return tokens if any(is_name(t.text) for t in tokens) else None
-    if head.lemma_.lower() not in _KIND_HEADS:
+    if head.lemma_.lower() not in KIND_HEADS:
         return tokens
     core = _strip_edges(tokens[:-1])
     if not core or any(is_name(t.text) for t in core) and len(core) == 1:
@@ -268,7 +249,7 @@ def phrase_candidates(doc: Doc, short_forms: Iterable[str] = ()) -> Iterator[tup
 def task_of_method(tokens: list[Token]) -> list[Token] | None:
     """The task a method phrase is named after: "a novel layer pruning method" -> "layer pruning",
     "a representation-based memorization detection method" -> "memorization detection"."""
-    if len(tokens) < 3 or tokens[-1].lemma_.lower() not in _KIND_HEADS:
+    if len(tokens) < 3 or tokens[-1].lemma_.lower() not in KIND_HEADS:
         return None
     core = _strip_edges(tokens[:-1])
     manner = [k for k, t in enumerate(core) if k > 0 and core[k - 1].text == "-" and t.lower_ in _MANNER_WORDS]
@@ -482,11 +463,6 @@ def specific_tasks(mentions: list[Mention]) -> list[Mention]:
                     and singular(m.text.lower()) in heads)]
 
 
-#: words before "precision" that make it a number format or a tolerance, not the retrieval metric
-_NUMERIC_PRECISION = frozenset("""arbitrary machine numerical numeric floating-point floating mixed half single double
-full fixed infinite bit low lower high higher reduced limited finite""".split())
-
-
 def numeric_precision(doc: Doc, m: Mention) -> bool:
     """Is a "precision" mention the numerical sense ("to arbitrary precision", "mixed precision", "8-bit
     precision") rather than the metric?"""
@@ -496,7 +472,7 @@ def numeric_precision(doc: Doc, m: Mention) -> bool:
     if span is None or span.end < 2:
         return False
     prev = doc[span.end - 2]  # the word before "precision", inside the mention or before it
-    return prev.lower_ in _NUMERIC_PRECISION or prev.lower_.endswith("-bit") or bool(re.fullmatch(r"(?i)fp\d+|bf16|int\d+", prev.text))
+    return prev.lower_ in NUMERIC_PRECISION or prev.lower_.endswith("-bit") or bool(re.fullmatch(r"(?i)fp\d+|bf16|int\d+", prev.text))
 
 
 def is_heading(m: Mention, text: str) -> bool:
@@ -522,7 +498,7 @@ def extend_term(doc: Doc, m: Mention) -> Mention:
         return m  # "attention": a generic word is no base for a name ("research attention")
     span = doc.char_span(m.start, m.end, alignment_mode="expand")
     if span is None or span[-1].dep_ == "compound" and span[-1].head.i >= span.end \
-            and span[-1].head.lemma_.lower() not in _KIND_HEADS:
+            and span[-1].head.lemma_.lower() not in KIND_HEADS:
         return m  # the term modifies a noun after it ("device calibration tuning steps"; not "layer pruning method")
     start = span.start
     while start > span.sent.start:
