@@ -118,8 +118,6 @@ class EntityRecognizer:
                 found.append(T.mention(word, ref.type, "abbreviation-use", long_form=ref.long_form,
                                        short_form=ref.short_form, concept=ref.concept))
         for span, cls in T.phrase_candidates(doc, {a.short.text for a in abbrs}):
-            if cls == "Task":
-                span = T.task_extension(doc, span)
             found.append(T.mention(span, cls, "phrase"))
         vocabulary_tasks = {(m.start, m.end): m.concept for m in found if m.rule == "vocabulary" and m.type == "Task"}
         for span in T.framed_tasks(doc):

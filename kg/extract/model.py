@@ -43,7 +43,7 @@ COMPONENT_CONFIG: dict[str, dict] = {
 }
 
 #: Bump when extraction rules change, so cached extractions are invalidated.
-PIPELINE_VERSION = "11"
+PIPELINE_VERSION = "12"
 
 
 def find_model() -> str:

@@ -217,18 +217,9 @@ def resolve_overlaps(mentions: list[Mention], priorities: dict[str, int] | None 
                     and m.type in {"Method", "Task"} and (k.start, k.end) != (m.start, m.end):
                 clash = True  # a word of a defined name: "Calibration" in "Alignment via Logit Calibration"
                 break
-            if inside and m.rule == "term-phrase" and k.rule == "vocabulary" and k.type in {"Method", "Task"} \
-                    and (k.start, k.end) != (m.start, m.end):
-                clash = True  # part of a longer known term: "ridge regression" in "kernel ridge regression"
-                break
             if inside and k.rule == "learning-setting" and m.type == "Method":
                 clash = True  # "reinforcement learning" inside "safe reinforcement learning"
                 break
-            if m.type in {"Method", "Task"} and k.type in {"Method", "Task"} and m.rule == "phrase":
-                # a longer task phrase around a method stays: "safe reinforcement learning"
-                if not (m.type == "Task" and m.start <= k.start and k.end <= m.end and m.end - m.start > k.end - k.start):
-                    clash = True
-                    break
         if not clash:
             kept.append(m)
     return sorted(kept)

@@ -311,20 +311,6 @@ def _coordinated_qualities(tokens: list[Token]) -> bool:
                and tokens[k + 1].pos_ in {"ADJ", "CCONJ", "ADV"} for k, t in enumerate(tokens))
 
 
-def task_extension(doc: Doc, span: Span) -> Span:
-    """Extend a task phrase with a short "of"-complement: "estimation" + " of point process intensity"."""
-    end = span.end
-    if end < len(doc) - 1 and doc[end].lower_ == "of":
-        k = end + 1
-        while k < len(doc) and k < end + 6 and doc[k].pos_ in {"ADJ", "NOUN", "PROPN"} or (
-            k < len(doc) and doc[k].text == "-"
-        ):
-            k += 1
-        if k > end + 1 and doc[k - 1].pos_ in {"NOUN", "PROPN"}:
-            return doc[span.start : k]
-    return span
-
-
 def name_candidates(doc: Doc) -> Iterator[Span]:
     """Name-like words (PaAno, BIOT, TSB-AD), with a trailing version number (AlphaFold 3, v2)."""
     for word in words(doc):
