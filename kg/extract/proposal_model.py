@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from kg.extract import terms as T
 from kg.extract.extensions import register_extensions
@@ -69,10 +69,27 @@ def shape(text: str) -> list[str]:
     return out
 
 
-def entity_features(doc: Doc, e: Entity, ents: Sequence[Entity], name: str | None) -> list[str]:
+def written_count(text: str, form: str) -> int:
+    """How often ``text`` writes ``form`` whole: not inside a longer word or hyphenated compound."""
+    count, i, n = 0, text.find(form), len(form)
+    while i >= 0:
+        before, after = text[i - 1 : i], text[i + n : i + n + 1]
+        if before[:1].isalnum() or before in {"_", "-"} or after[:1].isalnum() or after in {"_", "-"}:
+            i = text.find(form, i + 1)
+        else:
+            count += 1
+            i = text.find(form, i + n)
+    return count
+
+
+def entity_features(doc: Doc, e: Entity, ents: Sequence[Entity], name: str | None,
+                    sents: Sequence[Span] | None = None, text: str | None = None) -> list[str]:
     """The named features of entity ``e`` of ``doc`` (``ents``: all the paper's entities; ``name``: the
-    name the proposal rules chose). Binary; the union over its mentions, each also conjoined with its type."""
-    sents = list(doc.sents)
+    name the proposal rules chose; ``sents`` and ``text``: the doc's sentences and text, when the caller
+    has them: spaCy builds both anew at every access). Binary; the union over its mentions, each also
+    conjoined with its type."""
+    sents = list(doc.sents) if sents is None else sents
+    text = doc.text if text is None else text
     t = e.type
     f: set[str] = {f"type={t}", f"count={_bucket(len(e.mentions))}"}
     f |= {f"rule={m.rule}" for m in e.mentions}
@@ -86,8 +103,7 @@ def entity_features(doc: Doc, e: Entity, ents: Sequence[Entity], name: str | Non
         f.add("rulename")
     for form in {m.short_form or m.text for m in e.mentions}:
         f.update(shape(form))
-    written = max(len(re.findall(r"(?<![\w-])" + re.escape(form) + r"(?![\w-])", doc.text))
-                  for form in {m.short_form or m.text for m in e.mentions})
+    written = max(written_count(text, form) for form in {m.short_form or m.text for m in e.mentions})
     f.add(f"written={_bucket(written)}")  # how often the abstract writes it, mention or not
     first = min(e.sentences)
     f.add(f"first={_bucket(first, (0, 1, 2, 4))}")
@@ -201,7 +217,8 @@ def scored_entities(doc: Doc, mentions: list[Mention], name: str | None,
     cands = candidates(ents)
     if not cands:
         return []
-    probs = model.probabilities([entity_features(doc, e, ents, name) for e in cands])
+    sents, text = list(doc.sents), doc.text
+    probs = model.probabilities([entity_features(doc, e, ents, name, sents, text) for e in cands])
     return [(e, float(p[model.classes.index("PROP")])) for e, p in zip(cands, probs)]
 
 

@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from kg.extract.extensions import register_extensions
 from kg.extract.lexicon import GENERIC_REFERENCES
@@ -192,10 +192,11 @@ def subject_rank(s: Entity, ents: Sequence[Entity]) -> int:
 
 
 def pair_features(doc: Doc, s: Entity, o: Entity, own: Entity | None = None,
-                  ents: Sequence[Entity] = ()) -> list[str]:
+                  ents: Sequence[Entity] = (), sents: Sequence[Span] | None = None) -> list[str]:
     """The named features of the pair (subject ``s``, object ``o``) in ``doc`` (``own``: the paper's main
-    proposed artifact, if any; ``ents``: all its entities). Binary; the union over every mention of each side."""
-    sents = list(doc.sents)
+    proposed artifact, if any; ``ents``: all its entities; ``sents``: the doc's sentences, when the caller
+    has them). Binary; the union over every mention of each side."""
+    sents = list(doc.sents) if sents is None else sents
     t = o.type
     st = "P" if s.proposed else "M"
     rank = _bucket(subject_rank(s, ents), (0, 1, 2)) if ents else "?"
@@ -326,7 +327,8 @@ def model_relations(doc: Doc, mentions: list[Mention], name: str | None, model: 
     if not pairs:
         return []
     own = main_artifact(ents, name)
-    probs = model.probabilities([pair_features(doc, s, o, own, ents) for s, o in pairs])
+    sents = list(doc.sents)
+    probs = model.probabilities([pair_features(doc, s, o, own, ents, sents) for s, o in pairs])
     best: dict[int, tuple[float, str, Entity, Entity]] = {}
     for (s, o), row in zip(pairs, probs):  # one relation an object: the subject and relation scored highest
         predicate, p = best_relation(row, model.classes, o.type)

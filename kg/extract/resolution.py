@@ -253,9 +253,10 @@ class MentionResolver:
         if self.use_model:
             found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules,
                                scores, self.veto_rules, self.veto_below)
+        text = doc.text  # built from the tokens on every access: once
         kept = [m for m in resolve_overlaps(found, self.priorities) if keep_mention(m) and not modifier_alone(doc, m)
-                and not (m.type == "Metric" and (T.is_heading(m, doc.text) or T.numeric_precision(doc, m)))]
-        kept = T.list_types(T.specific_tasks(kept), doc.text)
+                and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)))]
+        kept = T.list_types(T.specific_tasks(kept), text)
         kept = [m for m in kept if not (m.type == "Method" and m.rule == "vocabulary" and in_passing(doc, m))]
         doc._.mentions = reported_modalities(working_modalities(doc, kept), self.broader)
         return doc

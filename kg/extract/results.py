@@ -90,10 +90,11 @@ def _is_citation_or_enumeration(text: str, start: int, end: int) -> bool:
     return bool(re.search(r"\(\s*$", before) and re.match(r"^\s*\)", after))
 
 
-def find_quantities(doc: Doc, span: Span | None = None) -> list[Quantity]:
-    """Numbers of ``span`` (default: the whole doc) that could be a result value, in text order."""
+def find_quantities(doc: Doc, span: Span | None = None, text: str | None = None) -> list[Quantity]:
+    """Numbers of ``span`` (default: the whole doc) that could be a result value, in text order (``text``:
+    the doc's text, when the caller has it: spaCy builds it anew at every access)."""
     span = span if span is not None else doc[:]
-    text = doc.text
+    text = doc.text if text is None else text
     out: list[Quantity] = []
     offset = span.start_char
     for m in _QUANTITY.finditer(span.text):
@@ -289,10 +290,11 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
     methods = _spans_of(doc, [m for m in [*mentions, *proposed] if m.rule != "phrase" or m.proposed], "Method")
     blocks = _dataset_blocks(doc, datasets)
     out: list[ResultClaim] = []
+    text = doc.text
     for sent in doc.sents:
         metrics = [m for m in metrics_all if sent.start <= m.start < sent.end]
-        quantities = find_quantities(doc, sent)
-        if not metrics or not quantities:
+        quantities = find_quantities(doc, sent, text) if metrics else []
+        if not quantities:
             continue
         starts = {m.start for m in metrics}
         bound: dict[int, MetricSpan] = {}
