@@ -28,9 +28,10 @@ class EngineOptions:
     scheduler: str | None = None
     #: texts a local worker process extracts before a fresh process replaces it (None: never). A worker's
     #: resident memory grows with the texts it has seen (onnxruntime's and the allocator's retained
-    #: buffers, spaCy's string store): from about 0.45 GB loaded to 0.8 GB after 3,000 abstracts and
-    #: 1.2 GB after 15,000, so a long build restarts its workers instead of letting them grow.
-    recycle_after: int | None = 3000
+    #: buffers, spaCy's string store): from about 0.45 GB loaded to 0.66 GB after 250 abstracts, 0.79 GB
+    #: after 1,500, 0.84 GB after 2,000 (then level to 3,000) and 1.2 GB after 15,000, so a long build
+    #: restarts its workers instead of letting them grow.
+    recycle_after: int | None = 1500
 
 
 Engine = Callable[[Sequence[str], EngineOptions], Iterator[tuple[int, PaperExtraction]]]
