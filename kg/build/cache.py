@@ -38,9 +38,13 @@ def text_key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-#: the code whose results the cache stores, relative to the kg package: the extraction, and the keys of
-#: written forms it computes for resolution (extractions carry them)
+#: the code whose results the cache stores, relative to the kg package: the extraction (its modules and the
+#: data files beside them: the lexicons), and the keys of written forms it computes for resolution
+#: (extractions carry them)
 EXTRACTION_CODE = ("extract", "keys.py")
+
+#: the files of a code directory that decide what it extracts: its modules and their data
+_SOURCE_SUFFIXES = frozenset({".py", ".json"})
 
 
 def extraction_sources() -> list[Path]:
@@ -49,7 +53,8 @@ def extraction_sources() -> list[Path]:
     out: list[Path] = []
     for name in EXTRACTION_CODE:
         path = package / name
-        out.extend(sorted(path.rglob("*.py")) if path.is_dir() else [path])
+        out.extend(sorted(p for p in path.rglob("*") if p.suffix in _SOURCE_SUFFIXES and p.is_file())
+                   if path.is_dir() else [path])
     return out
 
 
