@@ -4,7 +4,8 @@ Head nouns and modifiers of the field's language (what makes a phrase a task, a 
 the cue words of results and relations: never names of particular papers' artifacts. Each entry of
 ``lexicon.json`` is one lexicon with one meaning (its ``means``), listed as ``words`` (lines of words
 separated by spaces) or ``phrases`` (one entry each). ``from kg.extract.lexicon import TASK_HEADS`` gives a
-lexicon as a frozenset; the file is read once per process, on first use.
+lexicon as a frozenset; the file is read once per process, when the first lexicon is asked for (importing
+this module reads nothing; importing a module that imports a lexicon by name does).
 """
 from __future__ import annotations
 
