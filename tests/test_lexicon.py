@@ -1,6 +1,7 @@
 """Each lexicon has one meaning: no word stands under two contradicting meanings."""
 from __future__ import annotations
 
+import ast
 from collections import defaultdict
 from pathlib import Path
 
@@ -60,10 +61,28 @@ def test_vocabulary_forms_have_one_type_but_two_known_acronyms():
                                                               "spice": {"Metric", "Dataset"}}
 
 
+def names_read(sources: list[str]) -> set[str]:
+    """The names the code of ``sources`` reads (``X`` or ``module.X`` in an expression; an import is no read)."""
+    found: set[str] = set()
+    for source in sources:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                found.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                found.add(node.attr)
+    return found
+
+
 def test_every_lexicon_is_read_by_the_extraction_code_and_none_is_empty():
-    code = "".join(p.read_text(encoding="utf-8") for p in Path(lexicon.__file__).parent.glob("*.py"))
+    here = Path(lexicon.__file__)
+    code = [p.read_text(encoding="utf-8") for p in here.parent.glob("*.py") if p != here]
     assert all(words for words in lexicons().values())
-    assert [name for name in lexicons() if name not in code.replace("import lexicon", "")] == []
+    assert sorted(set(lexicons()) - names_read(code)) == []
+
+
+def test_a_lexicon_only_imported_is_not_read():
+    assert names_read(["from kg.extract.lexicon import TASK_HEADS\n"]) == set()
+    assert names_read(["from kg.extract.lexicon import TASK_HEADS\nx = 'a' in TASK_HEADS\n"]) >= {"TASK_HEADS"}
 
 
 def test_a_lexicon_is_a_module_attribute_and_an_unknown_name_is_not():
@@ -85,3 +104,17 @@ def test_words_split_on_spaces_and_phrases_stay_whole():
 def test_a_malformed_lexicon_is_refused_with_its_name(entry):
     with pytest.raises(OntologyError, match="lexicon 'BAD'"):
         lexicon.parse_lexicons({"BAD": entry}, "lexicon.json")
+
+
+def test_a_lexicon_listed_twice_or_a_file_that_is_no_object_is_refused(tmp_path, monkeypatch):
+    twice = tmp_path / "lexicon.json"
+    twice.write_text('{"A": {"means": "a", "words": ["x"]}, "A": {"means": "b", "words": ["y"]}}', encoding="utf-8")
+    monkeypatch.setattr(lexicon, "LEXICON_FILE", twice)
+    lexicon.lexicons.cache_clear()
+    try:
+        with pytest.raises(OntologyError, match="lexicon A is listed twice"):
+            lexicon.lexicons()
+    finally:
+        lexicon.lexicons.cache_clear()
+    with pytest.raises(OntologyError, match="one JSON object"):
+        lexicon.parse_lexicons(["A"], "lexicon.json")  # type: ignore[arg-type]

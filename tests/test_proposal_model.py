@@ -122,3 +122,15 @@ def test_a_hyphenated_name_is_named_whole(nlp, text, name):
 ])
 def test_a_name_right_after_our_method_is_the_papers_own_and_a_new_clause_is_not(nlp, text, name):
     assert nlp(text)._.paper_name == name
+
+
+@pytest.mark.parametrize("text, form, expected", [
+    ("PaAno beats PaAno-2 and xPaAno; PaAno.", "PaAno", 2),  # not inside a longer word or a hyphenated one
+    ("BERT_base and BERT", "BERT", 1),
+    ("", "BERT", 0),
+    ("anything", "", 0),  # an empty form is written nowhere
+])
+def test_written_count_counts_whole_written_forms(text, form, expected):
+    from kg.extract.proposal_model import written_count
+
+    assert written_count(text, form) == expected

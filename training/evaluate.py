@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOISY = list(HEURISTIC_RULES)
 
 #: The variant paperkg ships: the entity stage's configuration in kg.extract.model (the tagger and its
-#: threshold are ``--model`` and ``--threshold`` here; by default the shipped ones).
+#: thresholds are ``--model`` and ``--threshold`` here; by default the shipped ones, tasks from their own).
 SHIPPED = "shipped"
 
 #: The relation stage (``paperkg_relation_model``) as paperkg ships it, and switched off (the rules alone).
@@ -102,7 +102,8 @@ def build_graph(inputs: list[Path], out: Path, variant: dict[str, Any], model: P
     if model is not None:
         config["model_path"] = str(model)
     if threshold is not None:
-        config["threshold"] = threshold
+        config["threshold"] = threshold  # one threshold for every label
+        config.pop("label_thresholds", None)
     kg_model.COMPONENT_CONFIG["paperkg_entity_tagger"] = config
     kg_model._load_nlp.cache_clear()
     kg_build.build(inputs, out, workers=1, views=False, cache=False)
@@ -203,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument("--annotations", type=Path, default=ANNOTATIONS, help="folder of standoff *.jsonl")
     parser.add_argument("--model", type=Path, help="the entity tagger to run (default: the shipped one)")
-    parser.add_argument("--threshold", type=float, help="the tagger's minimum score (default: the shipped one)")
+    parser.add_argument("--threshold", type=float, help="the tagger's minimum score, the same for every label "
+                        "(default: the shipped ones: tasks from their own)")
     args = parser.parse_args(argv)
     scorer = args.eval / "score.py"
     work = Path(tempfile.mkdtemp(prefix="paperkg_eval_"))

@@ -34,6 +34,8 @@ CONTRADICTING: tuple[tuple[str, ...], ...] = (
 def parse_lexicons(data: dict, source: str = str(LEXICON_FILE)) -> dict[str, frozenset[str]]:
     """The lexicons of ``data`` (a parsed ``lexicon.json``) by name; raises OntologyError naming ``source``
     and the lexicon when an entry is not ``{"means": ..., "words" or "phrases": [...]}``."""
+    if not isinstance(data, dict):
+        raise OntologyError(f"{source}: the lexicons must be one JSON object, name -> entry; correct the file")
     out: dict[str, frozenset[str]] = {}
     for name, entry in data.items():
         lists = [key for key in ("words", "phrases") if key in entry] if isinstance(entry, dict) else []
@@ -47,11 +49,20 @@ def parse_lexicons(data: dict, source: str = str(LEXICON_FILE)) -> dict[str, fro
     return out
 
 
+def _unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object whose keys are all different (json.loads would keep the last of two silently)."""
+    names = [name for name, _ in pairs]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"lexicon {', '.join(twice)} is listed twice; merge the entries")
+    return dict(pairs)
+
+
 @cache
 def lexicons() -> dict[str, frozenset[str]]:
     """Every lexicon of :data:`LEXICON_FILE` by name (read once per process)."""
     try:
-        data = json.loads(LEXICON_FILE.read_text(encoding="utf-8"))
+        data = json.loads(LEXICON_FILE.read_text(encoding="utf-8"), object_pairs_hook=_unique)
     except (OSError, ValueError) as exc:
         raise OntologyError(f"cannot read the lexicons at {LEXICON_FILE}: {exc}; reinstall paperkg from a "
                             "full checkout") from exc

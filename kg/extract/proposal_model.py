@@ -70,7 +70,10 @@ def shape(text: str) -> list[str]:
 
 
 def written_count(text: str, form: str) -> int:
-    """How often ``text`` writes ``form`` whole: not inside a longer word or hyphenated compound."""
+    """How often ``text`` writes ``form`` whole: not inside a longer word or hyphenated compound (an empty
+    form: never)."""
+    if not form:
+        return 0
     count, i, n = 0, text.find(form), len(form)
     while i >= 0:
         before, after = text[i - 1 : i], text[i + n : i + n + 1]

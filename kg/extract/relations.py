@@ -22,8 +22,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.extensions import register_extensions
-from kg.extract.lexicon import (APPLY_CUES, COMPARE_CUES, COMPARE_PREP_CUES, COMPONENT_CUES, CUE_LIST_ENDS,
-                                EVALUATE_CUES, EXTEND_CUES, GENERIC_NAMES, SELF_HEADS)
+from kg.extract.lexicon import (COMPARE_CUES, COMPARE_PREP_CUES, COMPONENT_CUES, CUE_LIST_ENDS, EVALUATE_CUES,
+                                EXTEND_CUES, GENERIC_NAMES, SELF_HEADS)
 from kg.extract.types import Mention, Relation, ResultClaim
 
 #: Prepositions after an evaluation cue that introduce the datasets.

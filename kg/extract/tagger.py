@@ -336,7 +336,8 @@ class TaggerComponent:
         unknown = sorted(set(label_thresholds or {}) - set(LABELS))
         if unknown:
             raise ModelError(f"paperkg_entity_tagger: label_thresholds names {unknown}, which are not the "
-                             f"tagger's labels {list(LABELS)}; correct the component's configuration")
+                             f"tagger's labels {list(LABELS)}; correct COMPONENT_CONFIG['paperkg_entity_tagger'] "
+                             "in kg/extract/model.py (or the config given to add_pipe)")
         self.tagger = load_tagger(model_path, threads)
         self.threshold = float(threshold)
         self.thresholds = {label: float((label_thresholds or {}).get(label, threshold)) for label in LABELS}
