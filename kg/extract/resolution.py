@@ -92,17 +92,17 @@ def _no_name_if_task(text: str, label: str) -> bool:
 
 def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str],
                span_scores: "TokenScores | None" = None, veto_rules: frozenset[str] = frozenset(),
-               veto_below: float = 0.0) -> list[Mention]:
+               veto_below: float = 0.0, text: str | None = None) -> list[Mention]:
     """``found`` without the ``drop_rules`` mentions and those of a ``veto_rules`` rule the model scores
     under ``veto_below`` for their type wherever their form is written, plus a ``"model"`` mention per
-    model span.
+    model span (``text``: the doc's text, when the caller has it).
 
     Where a rule typed the very characters of a model span otherwise (a Modality cue aside), the model's
     type wins; a vocabulary concept of the same characters and type is kept on the model's mention.
     """
     # a vocabulary concept on the very characters of a model span decides its type (the model's span of
     # another type gives way); text that is a link is never an entity
-    text = doc.text  # built from the tokens on every access: once
+    text = doc.text if text is None else text  # spaCy builds it from the tokens on every access
     known = {(m.start, m.end): m.type for m in found if m.concept}
     spans = [(*trim_edges(text, sp[0], sp[1]), *sp[2:]) for sp in spans]  # "pretrained transformer": a transformer
     spans = [sp for sp in spans if sp[1] > sp[0]]
@@ -251,10 +251,10 @@ class MentionResolver:
         scores = getattr(doc._, "model_scores", None)
         defined = {m.short_form: m.type for m in found if m.rule == "abbreviation" and m.short_form}
         found = one_type_per_form(found, defined, scores)
+        text = doc.text  # built from the tokens on every access: once
         if self.use_model:
             found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules,
-                               scores, self.veto_rules, self.veto_below)
-        text = doc.text  # built from the tokens on every access: once
+                               scores, self.veto_rules, self.veto_below, text)
         kept = [m for m in resolve_overlaps(found, self.priorities) if keep_mention(m) and not modifier_alone(doc, m)
                 and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)))]
         kept = T.list_types(T.specific_tasks(kept), text)

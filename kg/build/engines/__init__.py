@@ -28,10 +28,9 @@ class EngineOptions:
     scheduler: str | None = None
     #: texts a local worker process extracts before a fresh process replaces it (None: never). A worker's
     #: resident memory grows with the texts it has seen (onnxruntime's and the allocator's retained buffers,
-    #: spaCy's string store): from about 0.45 GB loaded to
-    #: 0.66 GB after 250 abstracts, 0.79 GB after 1,500 random ones (up to 0.95 GB in the full corpus's
-    #: later, longer abstracts), 0.84 GB after 2,000 and 1.2 GB after 15,000, so a long build restarts its
-    #: workers instead of letting them grow.
+    #: spaCy's string store): from about 0.45 GB loaded to 0.66 GB after 250 abstracts, 0.79 GB after 1,500
+    #: random ones (up to 0.95 GB in the full corpus's later, longer abstracts), 0.84 GB after 2,000 and
+    #: 1.2 GB after 15,000, so a long build restarts its workers instead of letting them grow.
     recycle_after: int | None = 1500
 
 
