@@ -29,9 +29,10 @@ _SPLIT = re.compile(r"[\s\-_/,:;()\[\]'\"`.\u2010-\u2015\u2212]+")
 
 
 def singular(word: str) -> str:
-    """Fold a plural: lower-case words ("networks"), and acronyms with a plural s ("SAEs")."""
-    if _ACRONYM_PLURAL.fullmatch(word):
-        return word[:-1]
+    """Fold a plural: lower-case words ("networks"), and acronyms and names with a plural s after a capital
+    ("SAEs", "ViTs")."""
+    if _ACRONYM_PLURAL.fullmatch(word) or (len(word) > 3 and word[-1] == "s" and word[-2].isupper()):
+        return word[:-1]  # "SAEs"; a name in mixed case too: "ViTs", "NeRFs", "LoRAs" (so "VITS" is no "ViTs")
     if word != word.lower():
         return word  # a name ("GatedLens") keeps its letters
     if word.endswith(("series", "species")):

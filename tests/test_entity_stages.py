@@ -108,3 +108,30 @@ def test_a_model_task_is_never_a_coined_name(nlp):
 
     assert {m.text for m in with_model([], spans("Task"), doc, frozenset())} == {"QA", "anomaly detection"}
     assert {m.text for m in with_model([], spans("Method"), doc, frozenset())} == set(words)  # names are methods
+
+
+def test_a_dataset_is_a_cue_of_its_data_modality(nlp):
+    doc = nlp("We pretrain on WikiText-103 and predict properties of the molecules in QM9.")
+    found = {(s.text, s.label_) for s in doc.spans[VOCABULARY_SPANS]}
+    assert {("WikiText-103", "Dataset"), ("WikiText-103", "Modality"), ("QM9", "Dataset"), ("QM9", "Modality")} <= found
+    cues = {(m.text, m.concept.rsplit("/", 1)[-1]) for m in doc._.mentions if m.rule == "modality-cue"}
+    assert cues >= {("WikiText-103", "text"), ("QM9", "molecule")}
+    terms = [t for t in load_vocabulary().terms if t.cue and t.form == "ImageNet-1k"]
+    assert [(t.type, t.label) for t in terms] == [("Modality", "image")]  # an alternative label cues too, once
+
+
+def test_a_data_modality_must_join_a_dataset_to_a_modality(tmp_path):
+    import pytest
+
+    from kg.errors import OntologyError
+
+    path = tmp_path / "bad.ttl"
+    path.write_text("""@prefix kg: <https://w3id.org/paperkg/ontology#> .
+@prefix dataset: <https://w3id.org/paperkg/id/dataset/> .
+@prefix method: <https://w3id.org/paperkg/id/method/> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+dataset:x a skos:Concept, kg:Dataset ; skos:prefLabel "X" ; kg:dataModality method:y .
+method:y a skos:Concept, kg:Method ; skos:prefLabel "Y" .
+""", encoding="utf-8")
+    with pytest.raises(OntologyError, match=r"dataset/x kg:dataModality .*method/y.*datasets\.ttl"):
+        load_vocabulary((path,))

@@ -113,6 +113,13 @@ def test_a_bracketed_name_after_a_proposed_phrase_is_its_short_name(nlp):
     ("GrASP: Gradient-Based Affordance Selection for Planning", "GASP", "GrASP"),
     ("Temporal FiLM: Capturing Long-Range Sequence Dependencies", "TFiLM", "TFiLM"),
     ("Temporal FiLM: Capturing Long-Range Sequence Dependencies", None, "Temporal FiLM"),
+    # a label is text to read: the title's LaTeX is decoded, not spelled out
+    ("$\\mathtt{VITS}$ : Variational Inference Thompson Sampling", None, "VITS"),
+    ("\\texttt{NAISR}: A 3D Neural Additive Model", None, "NAISR"),
+    ("Implicit Bias of AdamW: $\\ell_\\infty$-Norm Constrained Optimization", None,
+     "Implicit Bias of AdamW: ℓ_∞-Norm Constrained Optimization"),
+    ("Streaming Kernel PCA with $\\tilde{O}(\\sqrt{n})$ Random Features", None,
+     "Streaming Kernel PCA with Õ(√(n)) Random Features"),
 ])
 def test_the_label_prefers_the_titles_name_unless_the_abstract_defines_one_word(title, abstract_name, label):
     from kg.extract.types import PaperExtraction

@@ -488,3 +488,18 @@ def test_skipped_records_carry_a_kind_for_counting(tmp_path):
     records = list(read_records([path], on_skip=skipped.append, max_chars=40))
     assert len(records) == 1
     assert [s.kind for s in skipped] == ["invalid JSON", "not a JSON object", "no usable abstract", "abstract too long"]
+
+
+@pytest.mark.parametrize("latex, text", [
+    ("Caf{\\'e} $\\alpha$", "Café α"),
+    ("\\texttt{LR-SCB}: bandits", "LR-SCB: bandits"),  # pylatexenc alone drops a \texttt argument
+    ("$\\mathtt{VITS}$", "VITS"),  # not mathematical monospace letters
+    ("$\\mathsf{DNA\\mbox{-}SE}$", "DNA-SE"),
+    ("\\emph{Deep} \\textbf{Sets}", "Deep Sets"),
+    ("95% of \\url{https://x.org/a}", "95% of https://x.org/a"),
+    ("no markup at all", "no markup at all"),
+])
+def test_latex_to_text_keeps_what_is_written(latex: str, text: str) -> None:
+    from kg.ingest.latex import latex_to_text
+
+    assert latex_to_text(latex) == text

@@ -77,7 +77,9 @@ def load_vocabulary(files: tuple[Path, ...] | None = None) -> Vocabulary:
                 terms.append(Term(form, type_name, str(iri), str(label)))
             for cue in sorted(str(c) for c in graph.objects(iri, KG.cue)):
                 terms.append(Term(cue, type_name, str(iri), str(label), cue=True))
-    terms.sort(key=lambda t: (t.type, t.concept, t.form, t.cue))
+    terms.extend(data_modality_cues(graph, concepts))
+    # one term per form: a dataset's form may also be written as a modality's own cue ("ImageNet")
+    terms = sorted(set(terms), key=lambda t: (t.type, t.concept, t.form, t.cue))
     own = {iri: tuple(sorted(graph.triples((URIRef(iri), None, None)))) for iri in concepts}
     return Vocabulary(concepts, tuple(terms), own)
 
@@ -91,6 +93,23 @@ METRIC_PLURAL = "Metric-plural"
 
 #: The span rulers of the vocabulary, in pipeline order: case-exact forms, then case-folded ones.
 RULERS: tuple[tuple[str, str], ...] = (("paperkg_vocabulary_exact", "ORTH"), ("paperkg_vocabulary_folded", "LOWER"))
+
+
+def data_modality_cues(graph, concepts: dict[str, Concept]) -> list[Term]:  # (rdflib.Graph, ...) -> list[Term]
+    """Every written form of a dataset as a cue of the modality its data are (``kg:dataModality``):
+    "WikiText-103" implies text, "QM9" molecules. Which cues say what a paper works with is the modality
+    model's judgement, as for any cue."""
+    from kg.namespaces import KG
+
+    out = []
+    for iri, modality in sorted(graph.subject_objects(KG.dataModality)):
+        dataset, target = concepts.get(str(iri)), concepts.get(str(modality))
+        if dataset is None or dataset.type != "Dataset" or target is None or target.type != "Modality":
+            raise OntologyError(f"{iri} kg:dataModality {modality}: the subject must be a vocabulary dataset and "
+                                "the object a vocabulary modality; fix ontology/vocab/datasets.ttl")
+        out += [Term(form, "Modality", target.iri, target.label, cue=True)
+                for form in (dataset.label, *dataset.alt_labels)]
+    return out
 
 
 def term_key(index: int) -> str:

@@ -12,10 +12,17 @@ _LATEX_HINT = re.compile(r"[\\{}$~]|--|``|''")
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
 
 
+#: commands whose argument is written as it stands: pylatexenc drops ``\\texttt{...}`` and ``\\mbox{...}`` and
+#: turns ``\\mathtt{VITS}`` into mathematical monospace letters no one can search for
+_PLAIN = ("url", "texttt", "textsf", "textsc", "textrm", "textbf", "textit", "textup", "textmd", "emph", "mbox",
+          "hbox", "text", "mathtt", "mathsf", "mathbf", "mathit", "mathrm", "mathnormal", "boldsymbol", "bm")
+
+
 @functools.lru_cache(maxsize=1)
 def _decoder() -> LatexNodes2Text:
     context = get_default_latex_context_db()
-    context.add_context_category("paperkg-fields", prepend=True, macros=[MacroTextSpec("url", simplify_repl="%s")])
+    context.add_context_category("paperkg-fields", prepend=True,
+                                 macros=[MacroTextSpec(name, simplify_repl="%s") for name in _PLAIN])
     return LatexNodes2Text(latex_context=context, math_mode="text", keep_braced_groups=False)
 
 

@@ -13,6 +13,7 @@ from kg.extract.title import title_name
 from kg.entity_types import ENTITY_TYPES
 from kg.extract.types import Mention, PaperExtraction
 from kg.ingest.corpus import Paper
+from kg.ingest.latex import latex_to_text
 from kg.namespaces import KG, SCHEMA
 from kg.rdf.evidence import Evidence, extractor_triples
 from kg.resolve.entities import Resolution, mention_key
@@ -41,18 +42,22 @@ def code_iri(url: str) -> URIRef | None:
     return URIRef(iri)
 
 
+def _readable(text: str) -> str:
+    return " ".join(latex_to_text(text).split()) or " ".join(text.split())
+
+
 def short_title(paper: Paper, extraction: PaperExtraction) -> str:
-    """The paper's short name: the name its title gives ("X: ..."), unless that is a phrase and the
-    abstract defines a one-word name; else what it introduces, else its title, else the start of its
-    first sentence."""
+    """The paper's short name, as readable text (LaTeX decoded: "$\\mathtt{VITS}$" is "VITS"): the name
+    its title gives ("X: ..."), unless that is a phrase and the abstract defines a one-word name; else
+    what it introduces, else its title, else the start of its first sentence."""
     named = title_name(paper.field("title"))
     if named and (" " not in named or not extraction.name or " " in extraction.name):
-        return named
+        return _readable(named)
     if extraction.name:
-        return extraction.name  # one word the abstract defines beats a title's phrase ("TFiLM", not "Temporal FiLM")
+        return _readable(extraction.name)  # one word the abstract defines beats a title's phrase ("TFiLM", not "Temporal FiLM")
     title = paper.field("title")
     if title:
-        return " ".join(title.split())
+        return _readable(title)
     first = paper.abstract[: extraction.sentences[0][1]] if extraction.sentences else paper.abstract
     words = _WORD.findall(visible(first))
     text = " ".join(words[:10]).rstrip(".,;:")
