@@ -16,11 +16,12 @@ _SPACES = re.compile(r"\s+")
 
 
 def clean_label(text: str) -> str:
-    """A readable label from written text: LaTeX markup dropped, whitespace collapsed, edges trimmed."""
+    """A readable label from written text: LaTeX markup dropped, whitespace collapsed, edges trimmed of
+    punctuation and dashes."""
     text = _LATEX_CMD.sub(r"\1", text)
     text = _LATEX_BARE.sub("", text)
     text = _SPACES.sub(" ", text)
-    return text.strip(" \t\n,.;:()[]'\"`")
+    return text.strip(" \t\n,.;:()[]'\"`-\u2013\u2014")  # a dash at an edge belongs to the sentence ("MaGNET-")
 
 
 _ACRONYM_PLURAL = re.compile(r"[A-Z0-9\-]{2,}s")

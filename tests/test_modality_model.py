@@ -106,3 +106,33 @@ def test_switched_off_the_component_leaves_the_rules_modalities_alone(nlp):
     assert ModalityClassifier(use_model=False)(doc)._.mentions == mentions
     doc._.mentions = list(mentions)
     assert ModalityClassifier(threshold=1.01)(doc)._.mentions == []  # a threshold above every score keeps none
+
+
+def test_a_form_that_cues_two_modalities_keeps_the_more_confident_in_any_order():
+    from itertools import permutations
+
+    from kg.extract.modality_model import one_concept_per_span
+    from kg.extract.resolution import resolve_overlaps
+
+    image = Mention(0, 8, "Modality", "nuScenes", "modality-cue", concept=IMAGE, confidence=0.88)
+    graph = Mention(0, 8, "Modality", "nuScenes", "modality-cue", concept=GRAPH, confidence=0.59)
+    dataset = Mention(0, 8, "Dataset", "nuScenes", "vocabulary", concept="https://w3id.org/paperkg/id/dataset/nuscenes")
+    for order in permutations([image, graph, dataset]):
+        assert sorted(resolve_overlaps(list(order))) == sorted([image, graph, dataset])  # both cues stand, for the model
+        assert one_concept_per_span(list(order)) == [m for m in order if m is not graph]
+    tie = Mention(0, 8, "Modality", "nuScenes", "modality-cue", concept=GRAPH, confidence=0.88)
+    assert one_concept_per_span([tie, image]) == one_concept_per_span([image, tie]) == [tie]  # then the first concept
+
+
+def test_a_dataset_of_two_modalities_gives_the_same_links_under_any_hash_seed(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    script = ("from kg.extract import load_nlp\n"
+              "doc = load_nlp()('We evaluate our detector on nuScenes and on VGGSound clips.')\n"
+              "print(sorted((m.text, m.concept) for m in doc._.mentions if m.type == 'Modality'))\n")
+    runs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert len(runs) == 1
+    assert runs.pop().count("nuScenes") == 1

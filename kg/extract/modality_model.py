@@ -105,6 +105,18 @@ def judged(mentions: Sequence[Mention], scores: dict[str, float], threshold: flo
     return out
 
 
+def one_concept_per_span(mentions: Sequence[Mention]) -> list[Mention]:
+    """``mentions`` with one modality mention per span: where a written form cues two modalities (a dataset
+    of images and text), the more confident stands (then the first concept), since one span backs one link."""
+    best: dict[tuple[int, int], Mention] = {}
+    for m in mentions:
+        if m.type == "Modality":
+            k = best.get((m.start, m.end))
+            if k is None or (-(m.confidence or 0.0), m.concept or "") < (-(k.confidence or 0.0), k.concept or ""):
+                best[(m.start, m.end)] = m
+    return [m for m in mentions if m.type != "Modality" or best[(m.start, m.end)] is m]
+
+
 class ModalityClassifier:
     """Keeps the modality mentions of the concepts the model accepts on ``doc._.mentions``."""
 
@@ -114,11 +126,11 @@ class ModalityClassifier:
         self.threshold = threshold  # None: the model's own
 
     def __call__(self, doc: Doc) -> Doc:
-        if self.model is None:
-            return doc  # switched off: the rules' modalities as they are
         mentions = list(doc._.mentions or [])
-        threshold = self.model.threshold if self.threshold is None else self.threshold
-        doc._.mentions = judged(mentions, self.model.scores(doc, mentions), threshold)
+        if self.model is not None:  # switched off: the rules' modalities as they are
+            threshold = self.model.threshold if self.threshold is None else self.threshold
+            mentions = judged(mentions, self.model.scores(doc, mentions), threshold)
+        doc._.mentions = one_concept_per_span(mentions)
         return doc
 
 

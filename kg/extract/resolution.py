@@ -185,6 +185,11 @@ def modifier_alone(doc: Doc, m: Mention) -> bool:
             and not any(t.pos_ in {"NOUN", "PROPN"} for t in span))
 
 
+def _cues_of_two_modalities(a: Mention, b: Mention) -> bool:
+    """Are ``a`` and ``b`` one written form cueing two modalities (a dataset of images and text)? Both stand."""
+    return a.type == b.type == "Modality" and (a.start, a.end) == (b.start, b.end) and a.concept != b.concept
+
+
 def resolve_overlaps(mentions: list[Mention], priorities: dict[str, int] | None = None) -> list[Mention]:
     """Keep one mention per overlapping group of the same type; drop names swallowed by a longer term.
     ``priorities`` ranks the rules (higher wins, then the longer span; default :data:`RULE_PRIORITY`)."""
@@ -197,7 +202,7 @@ def resolve_overlaps(mentions: list[Mention], priorities: dict[str, int] | None 
         if m.rule in {"abbreviation", "title-case"} and m.type == "Method" and T.specialises_chars(m.text, m.start, m.end, known):
             priority = max(priorities.values()) + 1
         # a total order, so the choice never depends on set iteration (hash seeds differ per process)
-        return (priority, m.end - m.start, m.concept is not None, -m.start, m.rule, m.type, m.text)
+        return (priority, m.end - m.start, m.concept is not None, -m.start, m.rule, m.type, m.text, m.concept or "")
 
     kept: list[Mention] = []
     for m in sorted(set(mentions), key=rank, reverse=True):
@@ -206,7 +211,7 @@ def resolve_overlaps(mentions: list[Mention], priorities: dict[str, int] | None 
             overlap = m.start < k.end and k.start < m.end
             if not overlap:
                 continue
-            if k.type == m.type:
+            if k.type == m.type and not _cues_of_two_modalities(k, m):
                 clash = True
                 break
             # a bare name inside a longer typed phrase or vocabulary term is part of it
@@ -259,7 +264,8 @@ class MentionResolver:
                 and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)))]
         kept = T.list_types(T.specific_tasks(kept), text)
         kept = [m for m in kept if not (m.type == "Method" and m.rule == "vocabulary" and in_passing(doc, m))]
-        doc._.mentions = reported_modalities(working_modalities(doc, kept), self.broader)
+        # a set: the two modalities a dataset cues may be reported as one ("lidar" and "point cloud")
+        doc._.mentions = sorted(set(reported_modalities(working_modalities(doc, kept), self.broader)))
         return doc
 
     def broader(self, iri: str) -> tuple[str, ...]:

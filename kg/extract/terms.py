@@ -30,12 +30,13 @@ _NAME = re.compile(
     r")$"
 )
 def words(doc: Doc) -> Iterator[Span]:
-    """Maximal runs of tokens with no whitespace between them, edge punctuation excluded."""
+    """Maximal runs of tokens with no whitespace between them, edge punctuation excluded; a run ends with
+    its sentence ("ADE20k.We" is a name and the next sentence's first word)."""
     start = 0
     n = len(doc)
     while start < n:
         end = start
-        while end < n - 1 and not doc[end].whitespace_:
+        while end < n - 1 and not doc[end].whitespace_ and not doc[end + 1].is_sent_start:
             end += 1
         lo, hi = start, end
         while lo <= hi and (doc[lo].is_punct and doc[lo].text not in {"+"}):

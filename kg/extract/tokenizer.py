@@ -38,8 +38,9 @@ def keep_phrasal_compounds(tokenizer) -> None:
 
 #: a bracket and punctuation glued to the next word: "(SRM),which" -> "(", "SRM", ")", ",", "which";
 #: LaTeX's tie (a non-breaking space) and a bracket after it: "Neuron~(DGN)" -> "Neuron", "~", "(", "DGN", ")"
-#: and a bracket glued to a dash: "(CSS)—that" -> "(", "CSS", ")", "—", "that"
-GLUED_PUNCTUATION = (r"[)\]](?=[,;:][A-Za-z])", r"(?<=[)\]])[,;:](?=[A-Za-z])", r"(?<=[A-Za-z0-9])~", r"(?<=~)[(\[]",
+#: and a bracket glued to a dash: "(CSS)—that" -> "(", "CSS", ")", "—", "that"; a full stop between a number and
+#: the next sentence ("on CIFAR-100.When we") as spaCy splits it after a lower-case letter ("output.We")
+GLUED_PUNCTUATION = (r"(?<=[0-9])\.(?=[A-Z][a-z])", r"[)\]](?=[,;:][A-Za-z])", r"(?<=[)\]])[,;:](?=[A-Za-z])", r"(?<=[A-Za-z0-9])~", r"(?<=~)[(\[]",
                      r"[)\]](?=(?:---?|[\u2013\u2014])[A-Za-z])", r"(?<=[)\]])(?:---?|[\u2013\u2014])(?=[A-Za-z])")
 
 
