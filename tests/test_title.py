@@ -29,6 +29,27 @@ def test_title_name(title: str | None, name: str | None) -> None:
     assert title_name(title) == name
 
 
+@pytest.mark.parametrize("title, abstract, name", [
+    # a Title Case lead phrase the abstract writes again names the paper's work
+    ("Barlow Twins: Self-Supervised Learning via Redundancy Reduction", "We propose Barlow Twins, an objective.",
+     "Barlow Twins"),
+    ("Algorithm of Thoughts: Enhancing Exploration", "We introduce the Algorithm of Thoughts, a strategy.",
+     "Algorithm of Thoughts"),
+    ("Ferret: Refer and Ground Anything", "We present Ferret, a multimodal model.", "Ferret"),
+    ("Barlow Twins: Self-Supervised Learning via Redundancy Reduction", "We propose an objective.", None),  # not written
+    ("Barlow Twins: Self-Supervised Learning", "We propose Barlow Twinsformer.", None),  # only inside a word
+    ("Learning to Optimize: A Primer", "Learning to Optimize is a field.", None),  # a gerund starts a phrase
+    ("Towards Robust Models: A Study", "Towards Robust Models we go.", None),
+    ("Beyond Vector Spaces: Compact Embeddings", "Beyond Vector Spaces, we look.", None),
+    ("Neural networks are robust: a study", "Neural networks are robust.", None),  # not Title Case
+    ("Deep Nets, Briefly: a survey", "Deep Nets, Briefly.", None),  # a comma
+    ("A Very Long Title Of Five: a subtitle", "A Very Long Title Of Five.", None),
+])
+def test_a_titles_lead_phrase_written_again_in_the_abstract_is_its_name(title: str, abstract: str,
+                                                                        name: str | None) -> None:
+    assert title_name(title, abstract) == name
+
+
 @pytest.mark.parametrize("title, type_name", [
     ("RoboArena: A Benchmark for Robot Policies", "Dataset"),
     ("CLIPScore: A Reference-free Evaluation Metric for Image Captioning", "Metric"),

@@ -50,7 +50,7 @@ def short_title(paper: Paper, extraction: PaperExtraction) -> str:
     """The paper's short name, as readable text (LaTeX decoded: "$\\mathtt{VITS}$" is "VITS"): the name
     its title gives ("X: ..."), unless that is a phrase and the abstract defines a one-word name; else
     what it introduces, else its title, else the start of its first sentence."""
-    named = title_name(paper.field("title"))
+    named = title_name(paper.field("title"), paper.abstract)
     if named and (" " not in named or not extraction.name or " " in extraction.name):
         return _readable(named)
     if extraction.name:
