@@ -217,3 +217,34 @@ def test_no_model_span_has_unbalanced_brackets_once_widened_to_tokens(nlp):
     doc = nlp("The time complexity of AdaBoost scales as VC(C)poly(R(C), 1/gamma), where VC(C) is the VC-dimension "
               "of C. We compare i)N-Bref and ii)BERT on code.")
     assert doc._.model_spans and all(_balanced(doc.text[a:b]) for a, b, _, _ in doc._.model_spans)
+
+
+def test_a_soup_of_two_taggers_is_their_weighted_mean_and_runs_as_a_tagger(tmp_path):
+    """`python -m training.soup` over two tiny random checkpoints: the mean of their weights, exported."""
+    import pytest
+    import torch
+    from transformers import BertConfig, BertForTokenClassification
+
+    from kg.extract.tagger import TAGS, Tagger
+    from training.soup import average, main, parse_member
+
+    config = BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                        intermediate_size=64, num_labels=len(TAGS))
+    members = []
+    for seed in (1, 2):
+        torch.manual_seed(seed)
+        BertForTokenClassification(config).save_pretrained(tmp_path / f"m{seed}")
+        members.append(tmp_path / f"m{seed}")
+    one, two = (BertForTokenClassification.from_pretrained(str(m)).state_dict() for m in members)
+    mean = average([(members[0], 3.0), (members[1], 1.0)]).state_dict()
+    key = "classifier.weight"
+    assert torch.allclose(mean[key], (3 * one[key] + two[key]) / 4)
+    (tmp_path / "tok").mkdir()
+    (tmp_path / "tok" / "tokenizer.json").write_bytes((TAGGER_DIR / "tokenizer.json").read_bytes())
+    out = tmp_path / "soup"
+    assert main([f"{members[0]}=3", str(members[1]), "--output", str(out), "--tokenizer", str(tmp_path / "tok")]) == 0
+    assert json.loads((out / "meta.json").read_text())["soup"] == [[str(members[0]), 3.0], [str(members[1]), 1.0]]
+    spans = Tagger(str(out)).spans("We propose FlowMixer, evaluated on GLUE with accuracy.")
+    assert all(label in {"Method", "Dataset", "Task", "Metric"} for _, _, label, _ in spans)
+    with pytest.raises(Exception, match="must be positive"):
+        parse_member("x=0")
