@@ -221,6 +221,8 @@ def test_no_model_span_has_unbalanced_brackets_once_widened_to_tokens(nlp):
 
 def test_a_soup_of_two_taggers_is_their_weighted_mean_and_runs_as_a_tagger(tmp_path):
     """`python -m training.soup` over two tiny random checkpoints: the mean of their weights, exported."""
+    import argparse
+
     import pytest
     import torch
     from transformers import BertConfig, BertForTokenClassification
@@ -246,5 +248,7 @@ def test_a_soup_of_two_taggers_is_their_weighted_mean_and_runs_as_a_tagger(tmp_p
     assert json.loads((out / "meta.json").read_text())["soup"] == [[str(members[0]), 3.0], [str(members[1]), 1.0]]
     spans = Tagger(str(out)).spans("We propose FlowMixer, evaluated on GLUE with accuracy.")
     assert all(label in {"Method", "Dataset", "Task", "Metric"} for _, _, label, _ in spans)
-    with pytest.raises(Exception, match="must be positive"):
-        parse_member("x=0")
+    for bad in ("x=0", "x=-1", "x=nan", "x=inf"):
+        with pytest.raises(argparse.ArgumentTypeError, match="positive"):
+            parse_member(bad)
+    assert parse_member("run=2/best=0.5") == (Path("run=2/best"), 0.5)  # a path may hold "="

@@ -43,7 +43,9 @@ def test_title_name(title: str | None, name: str | None) -> None:
     ("Beyond Vector Spaces: Compact Embeddings", "Beyond Vector Spaces, we look.", None),
     ("Neural networks are robust: a study", "Neural networks are robust.", None),  # not Title Case
     ("Deep Nets, Briefly: a survey", "Deep Nets, Briefly.", None),  # a comma
-    ("A Very Long Title Of Five: a subtitle", "A Very Long Title Of Five.", None),
+    ("Very Long Title Of Five Words: a subtitle", "We call it Very Long Title Of Five Words.", None),  # 5 words
+    ("Memorization: A Study", "Memorization is common. We study it.", None),  # only where any word is capitalised
+    ("$\\pi$-Tuning: Transferring", "We propose $\\pi$-Tuning, a method.", None),  # LaTeX: its key would be "tuning"
 ])
 def test_a_titles_lead_phrase_written_again_in_the_abstract_is_its_name(title: str, abstract: str,
                                                                         name: str | None) -> None:

@@ -11,20 +11,25 @@ to name another directory). Needs the ``train`` extra. The average runs as fast 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def parse_member(text: str) -> tuple[Path, float]:
-    """``DIR`` or ``DIR=WEIGHT`` -> (directory, weight > 0)."""
-    where, _, weight = text.partition("=")
-    value = float(weight) if weight else 1.0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text}: a weight must be positive")
-    return Path(where), value
+    """``DIR`` or ``DIR=WEIGHT`` (the last "=" parts them) -> (directory, weight, finite and positive)."""
+    where, sep, weight = text.rpartition("=")
+    try:
+        value = float(weight) if sep else 1.0
+    except ValueError:
+        where, value = text, 1.0  # no weight: the "=" belongs to the path
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text}: a weight must be a finite positive number")
+    return Path(where if sep else text), value
 
 
-def average(members: list[tuple[Path, float]]):  # -> BertForTokenClassification
+def average(members: list[tuple[Path, float]]) -> Any:  # a transformers BertForTokenClassification
     """A token classifier whose floating-point weights are the weighted mean of the members'."""
     from safetensors.torch import load_file
     from transformers import BertConfig, BertForTokenClassification
@@ -42,6 +47,7 @@ def average(members: list[tuple[Path, float]]):  # -> BertForTokenClassification
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line: average the members, export the mean to ``--output``."""
     parser = argparse.ArgumentParser(prog="python -m training.soup", description=__doc__.split("\n\n")[0])
     parser.add_argument("members", nargs="+", type=parse_member, metavar="TAGGER_DIR[=WEIGHT]")
     parser.add_argument("--output", type=Path, required=True)

@@ -107,7 +107,8 @@ def judged(mentions: Sequence[Mention], scores: dict[str, float], threshold: flo
 
 def one_concept_per_span(mentions: Sequence[Mention]) -> list[Mention]:
     """``mentions`` with one modality mention per span: where a written form cues two modalities (a dataset
-    of images and text), the more confident stands (then the first concept), since one span backs one link."""
+    of images and text), the more confident stands (on a tie, or unscored, the concept whose IRI sorts
+    first), since one span backs one link; the other modality needs a span of its own."""
     best: dict[tuple[int, int], Mention] = {}
     for m in mentions:
         if m.type == "Modality":
@@ -127,7 +128,7 @@ class ModalityClassifier:
 
     def __call__(self, doc: Doc) -> Doc:
         mentions = list(doc._.mentions or [])
-        if self.model is not None:  # switched off: the rules' modalities as they are
+        if self.model is not None:  # switched off: the rules' modalities, one per span
             threshold = self.model.threshold if self.threshold is None else self.threshold
             mentions = judged(mentions, self.model.scores(doc, mentions), threshold)
         doc._.mentions = one_concept_per_span(mentions)

@@ -202,7 +202,8 @@ def resolve_overlaps(mentions: list[Mention], priorities: dict[str, int] | None 
         if m.rule in {"abbreviation", "title-case"} and m.type == "Method" and T.specialises_chars(m.text, m.start, m.end, known):
             priority = max(priorities.values()) + 1
         # a total order, so the choice never depends on set iteration (hash seeds differ per process)
-        return (priority, m.end - m.start, m.concept is not None, -m.start, m.rule, m.type, m.text, m.concept or "")
+        return (priority, m.end - m.start, m.concept is not None, -m.start, m.rule, m.type, m.text, m.concept or "",
+                m.long_form or "", m.short_form or "", m.proposed, m.in_title)
 
     kept: list[Mention] = []
     for m in sorted(set(mentions), key=rank, reverse=True):

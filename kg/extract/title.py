@@ -29,6 +29,8 @@ _PROPOSABLE = frozenset({"Method", "Dataset", "Metric", "Task"})
 #: how a title's phrase (not a name) starts: a gerund or a function word ("Learning to ...", "Towards ...")
 _PHRASE_START = re.compile(r"(?:[A-Z][a-z]+ing|Towards?|On|Beyond|From|How|When|Why|What|Where|Is|Are|Do|Does|Can"
                            r"|Position|To|Let|Don|No|Yes|The|A|An)\b")
+#: LaTeX in a name ("$\\pi$-Tuning"): its key would be that of a word ("tuning")
+_LATEX = re.compile(r"[\\{}$~]")
 #: the words Title Case leaves in lower case
 _SMALL_WORDS = frozenset("of for and the in with a on to".split())
 
@@ -54,13 +56,19 @@ def title_name(title: str | None, abstract: str | None = None) -> str | None:
 
 
 def _said_again(name: str, abstract: str) -> bool:
-    """Is ``name`` at most four Title Case words (besides small ones: "of", "the"), not starting as a
-    phrase does ("Learning to ...", "Towards ..."), and written again in ``abstract``?"""
+    """Is ``name`` at most four Title Case words (besides small ones: "of", "the") without LaTeX, not
+    starting as a phrase does ("Learning to ...", "Towards ..."), and written again in ``abstract``
+    inside a sentence, where a common word would be in lower case ("we propose Ferret", not
+    "Memorization is ...")?"""
     words = name.split()
-    return len([w for w in words if w not in _SMALL_WORDS]) <= 4 and "," not in name \
-        and not _PHRASE_START.match(name) \
-        and all(w[:1].isupper() or w in _SMALL_WORDS or not w[:1].isalpha() for w in words) \
-        and re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", abstract) is not None
+    if len([w for w in words if w not in _SMALL_WORDS]) > 4 or _LATEX.search(name) or _PHRASE_START.match(name) \
+            or not all(w[:1].isupper() or w in _SMALL_WORDS or not w[:1].isalpha() for w in words):
+        return False
+    for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", abstract):
+        before = abstract[: m.start()].rstrip()
+        if before and before[-1] not in ".!?:":
+            return True
+    return False
 
 
 def title_name_type(title: str) -> str:

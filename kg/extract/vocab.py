@@ -12,13 +12,16 @@ from kg.resources import ontology_files
 
 @dataclass(frozen=True)
 class Term:
-    """One written form of a vocabulary concept. ``cue`` forms imply the concept without naming it."""
+    """One written form of a vocabulary concept. ``cue`` forms imply the concept without naming it;
+    ``exact`` forms match only as written (a dataset's names and the cues they make: "Kinetics", not
+    "reaction kinetics")."""
 
     form: str
     type: str
     concept: str
     label: str
     cue: bool = False
+    exact: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,10 +77,11 @@ def load_vocabulary(files: tuple[Path, ...] | None = None) -> Vocabulary:
             broader = tuple(sorted(str(b) for b in graph.objects(iri, SKOS.broader)))
             concepts[str(iri)] = Concept(str(iri), type_name, str(label), tuple(alts), broader)
             for form in {str(label), *alts, *(str(x) for x in graph.objects(iri, RDFS.label))}:
-                terms.append(Term(form, type_name, str(iri), str(label)))
+                # a dataset's name is a proper noun: "Kinetics" and "Replica", not "kinetics" and "replica"
+                terms.append(Term(form, type_name, str(iri), str(label), exact=type_name == "Dataset"))
             for cue in sorted(str(c) for c in graph.objects(iri, KG.cue)):
                 terms.append(Term(cue, type_name, str(iri), str(label), cue=True))
-    terms.extend(data_modality_cues(graph, concepts))
+    terms.extend(data_modality_cues(graph, concepts, terms))
     # one term per form: a dataset's form may also be written as a modality's own cue ("ImageNet")
     terms = sorted(set(terms), key=lambda t: (t.type, t.concept, t.form, t.cue))
     own = {iri: tuple(sorted(graph.triples((URIRef(iri), None, None)))) for iri in concepts}
@@ -95,20 +99,23 @@ METRIC_PLURAL = "Metric-plural"
 RULERS: tuple[tuple[str, str], ...] = (("paperkg_vocabulary_exact", "ORTH"), ("paperkg_vocabulary_folded", "LOWER"))
 
 
-def data_modality_cues(graph, concepts: dict[str, Concept]) -> list[Term]:  # (rdflib.Graph, ...) -> list[Term]
-    """Every written form of a dataset as a cue of the modality its data are (``kg:dataModality``):
-    "WikiText-103" implies text, "QM9" molecules. Which cues say what a paper works with is the modality
-    model's judgement, as for any cue."""
+def data_modality_cues(graph, concepts: dict[str, Concept], terms: list[Term]) -> list[Term]:  # graph: rdflib.Graph
+    """A dataset's label and alternative labels as cues of the modality its data are (``kg:dataModality``):
+    "WikiText-103" implies text, "QM9" molecules. They match as written, as the dataset's names do, a form that also names something else in ``terms`` cues nothing (SPICE is a metric too),
+    and which cues say what a paper works with is the modality model's judgement, as for any cue."""
     from kg.namespaces import KG
 
+    elsewhere = {t.form.lower() for t in terms if t.type != "Dataset" and not t.cue}
+    written = {(t.form, t.concept) for t in terms if t.cue}  # already a cue of its modality ("ImageNet")
     out = []
     for iri, modality in sorted(graph.subject_objects(KG.dataModality)):
         dataset, target = concepts.get(str(iri)), concepts.get(str(modality))
         if dataset is None or dataset.type != "Dataset" or target is None or target.type != "Modality":
             raise OntologyError(f"{iri} kg:dataModality {modality}: the subject must be a vocabulary dataset and "
-                                "the object a vocabulary modality; fix ontology/vocab/datasets.ttl")
-        out += [Term(form, "Modality", target.iri, target.label, cue=True)
-                for form in (dataset.label, *dataset.alt_labels)]
+                                "the object a vocabulary modality; fix that statement in ontology/vocab/")
+        out += [Term(form, "Modality", target.iri, target.label, cue=True, exact=True)
+                for form in (dataset.label, *dataset.alt_labels)
+                if form.lower() not in elsewhere and (form, target.iri) not in written]
     return out
 
 
@@ -150,7 +157,7 @@ def vocabulary_patterns(vocabulary: Vocabulary) -> dict[str, list[dict[str, str]
     plurals only results read) and its id the term's :func:`term_key`."""
     out: dict[str, list[dict[str, str]]] = {attr: [] for _, attr in RULERS}
     for i, term in enumerate(vocabulary.terms):
-        attr = "ORTH" if matches_exactly(term.form) else "LOWER"
+        attr = "ORTH" if term.exact or matches_exactly(term.form) else "LOWER"
         mentions = mention_forms(term)
         labelled = [(f, term.type) for f in sorted(mentions)]
         labelled += [(f, METRIC_PLURAL) for f in sorted(result_metric_forms(term) - mentions)]

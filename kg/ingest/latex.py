@@ -5,6 +5,7 @@ import functools
 import re
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+from pylatexenc.latexwalker import LatexWalkerError
 
 #: what only LaTeX markup holds: commands, groups, math, ties, dash and quote ligatures
 _LATEX_HINT = re.compile(r"[\\{}$~]|--|``|''")
@@ -14,8 +15,9 @@ _BARE_PERCENT = re.compile(r"(?<!\\)%")
 
 #: commands whose argument is written as it stands: pylatexenc drops ``\\texttt{...}`` and ``\\mbox{...}`` and
 #: turns ``\\mathtt{VITS}`` into mathematical monospace letters no one can search for
+#: (only commands the parser knows to take an argument: for another, "%s" would be written as it stands)
 _PLAIN = ("url", "texttt", "textsf", "textsc", "textrm", "textbf", "textit", "textup", "textmd", "emph", "mbox",
-          "hbox", "text", "mathtt", "mathsf", "mathbf", "mathit", "mathrm", "mathnormal", "boldsymbol", "bm")
+          "text", "mathtt", "mathsf", "mathbf", "mathit", "mathrm")
 
 
 @functools.lru_cache(maxsize=1)
@@ -31,7 +33,10 @@ def latex_to_text(text: str) -> str:
     grouping braces removed (``Caf{\\'e} $\\alpha$`` -> ``Café α``); whitespace is kept as written."""
     if not _LATEX_HINT.search(text):
         return text
-    return _decoder().latex_to_text(_BARE_PERCENT.sub(r"\\%", text))
+    try:
+        return _decoder().latex_to_text(_BARE_PERCENT.sub(r"\\%", text))
+    except (IndexError, ValueError, LatexWalkerError):  # pylatexenc fails on some commands ("\\href{x}")
+        return text  # what cannot be decoded stays as written
 
 
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")

@@ -43,7 +43,10 @@ def code_iri(url: str) -> URIRef | None:
 
 
 def _readable(text: str) -> str:
-    return " ".join(latex_to_text(text).split()) or " ".join(text.split())
+    """``text`` with its LaTeX commands decoded ("$\\mathtt{VITS}$" -> "VITS") and its spaces collapsed; text
+    without a command is left as it is, so a title BibTeX ingest decoded already ("$1M") is not read twice."""
+    decoded = latex_to_text(text) if "\\" in text else text
+    return " ".join(decoded.split()) or " ".join(text.split())
 
 
 def short_title(paper: Paper, extraction: PaperExtraction) -> str:
