@@ -116,6 +116,8 @@ def test_a_dataset_is_a_cue_of_its_data_modality(nlp):
     assert {("WikiText-103", "Dataset"), ("WikiText-103", "Modality"), ("QM9", "Dataset"), ("QM9", "Modality")} <= found
     cues = {(m.text, m.concept.rsplit("/", 1)[-1]) for m in doc._.mentions if m.rule == "modality-cue"}
     assert cues >= {("WikiText-103", "text"), ("QM9", "molecule")}
+    doc = nlp("We model reaction kinetics of each replica.")  # a dataset's name is written as it is
+    assert not [s for s in doc.spans[VOCABULARY_SPANS] if s.label_ in {"Dataset", "Modality"}]
     terms = [t for t in load_vocabulary().terms if t.cue and t.form == "ImageNet-1k"]
     assert [(t.type, t.label) for t in terms] == [("Modality", "image")]  # an alternative label cues too, once
 
