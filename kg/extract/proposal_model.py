@@ -72,17 +72,7 @@ def shape(text: str) -> list[str]:
 def written_count(text: str, form: str) -> int:
     """How often ``text`` writes ``form`` whole: not inside a longer word or hyphenated compound (an empty
     form: never)."""
-    if not form:
-        return 0
-    count, i, n = 0, text.find(form), len(form)
-    while i >= 0:
-        before, after = text[i - 1 : i], text[i + n : i + n + 1]
-        if before[:1].isalnum() or before in {"_", "-"} or after[:1].isalnum() or after in {"_", "-"}:
-            i = text.find(form, i + 1)
-        else:
-            count += 1
-            i = text.find(form, i + n)
-    return count
+    return sum(1 for _ in T.written_at(text, form))
 
 
 def entity_features(doc: Doc, e: Entity, ents: Sequence[Entity], name: str | None,

@@ -48,6 +48,21 @@ def words(doc: Doc) -> Iterator[Span]:
         start = end + 1
 
 
+def written_at(text: str, form: str) -> Iterator[int]:
+    """Where ``text`` writes ``form`` whole, not inside a longer word or hyphenated compound: the start of
+    each occurrence (an empty form: none)."""
+    if not form:
+        return
+    i, n = text.find(form), len(form)
+    while i >= 0:
+        before, after = text[i - 1 : i], text[i + n : i + n + 1]
+        if before[:1].isalnum() or before in {"_", "-"} or after[:1].isalnum() or after in {"_", "-"}:
+            i = text.find(form, i + 1)
+        else:
+            yield i
+            i = text.find(form, i + n)
+
+
 def is_generic_method(text: str) -> bool:
     """Is ``text`` a method name too general to be a node ("neural networks", "deep learning", "policy")?"""
     return norm_key(text) in GENERIC_METHOD_TERMS

@@ -82,8 +82,7 @@ def load_vocabulary(files: tuple[Path, ...] | None = None) -> Vocabulary:
             for cue in sorted(str(c) for c in graph.objects(iri, KG.cue)):
                 terms.append(Term(cue, type_name, str(iri), str(label), cue=True))
     terms.extend(data_modality_cues(graph, concepts, terms))
-    # one term per form: a dataset's form may also be written as a modality's own cue ("ImageNet")
-    terms = sorted(set(terms), key=lambda t: (t.type, t.concept, t.form, t.cue))
+    terms.sort(key=lambda t: (t.type, t.concept, t.form, t.cue))
     own = {iri: tuple(sorted(graph.triples((URIRef(iri), None, None)))) for iri in concepts}
     return Vocabulary(concepts, tuple(terms), own)
 
@@ -101,8 +100,9 @@ RULERS: tuple[tuple[str, str], ...] = (("paperkg_vocabulary_exact", "ORTH"), ("p
 
 def data_modality_cues(graph, concepts: dict[str, Concept], terms: list[Term]) -> list[Term]:  # graph: rdflib.Graph
     """A dataset's label and alternative labels as cues of the modality its data are (``kg:dataModality``):
-    "WikiText-103" implies text, "QM9" molecules. They match as written, as the dataset's names do, a form that also names something else in ``terms`` cues nothing (SPICE is a metric too),
-    and which cues say what a paper works with is the modality model's judgement, as for any cue."""
+    "WikiText-103" implies text, "QM9" molecules. They match as written, as the dataset's names do; a form
+    that also names something else in ``terms`` cues nothing (SPICE is a metric too). Which cues say what
+    a paper works with is the modality model's judgement, as for any cue."""
     from kg.namespaces import KG
 
     elsewhere = {t.form.lower() for t in terms if t.type != "Dataset" and not t.cue}
@@ -114,7 +114,7 @@ def data_modality_cues(graph, concepts: dict[str, Concept], terms: list[Term]) -
             raise OntologyError(f"{iri} kg:dataModality {modality}: the subject must be a vocabulary dataset and "
                                 "the object a vocabulary modality; fix that statement in ontology/vocab/")
         out += [Term(form, "Modality", target.iri, target.label, cue=True, exact=True)
-                for form in (dataset.label, *dataset.alt_labels)
+                for form in sorted({dataset.label, *dataset.alt_labels})
                 if form.lower() not in elsewhere and (form, target.iri) not in written]
     return out
 
