@@ -61,6 +61,15 @@ def claims(nlp, text: str) -> list[tuple]:
     ("Our model achieves 80.1% and 70.2% accuracy on CIFAR-10 and CIFAR-100 respectively, a 2.5% gain over ResNet.",
      [("accuracy", "80.1%", 80.1, "percent", "CIFAR-10"), ("accuracy", "70.2%", 70.2, "percent", "CIFAR-100"),
       ("accuracy", "2.5%", 2.5, "percent", "CIFAR-10")]),
+    # a change claims the value reached, never the one left, for each "from ... to ..."
+    ("Augmentation reduces classification error from 1.17% to 0.69% on MNIST and from 8.56% to 8.16% on SVHN.",
+     [("classification error", "0.69%", 0.69, "percent", "MNIST"), ("classification error", "8.16%", 8.16, "percent", "SVHN")]),
+    # a range is one value, read as its first number; a per cent in brackets is a value, not an enumeration
+    ("It detects the attacks with 98-100% AUC-ROC scores and keeps a memory compression rate (96.4%).",
+     [("AUC-ROC scores", "98-100%", 98.0, "percent", None), ("memory compression rate", "96.4%", 96.4, "percent", None)]),
+    # a per cent sign glued to the metric
+    ("Our models achieve 83.6% and 84.0%Top-1 accuracy on ImageNet.",
+     [("Top-1 accuracy", "83.6%", 83.6, "percent", "ImageNet"), ("Top-1 accuracy", "84.0%", 84.0, "percent", "ImageNet")]),
 ])
 def test_result_forms(nlp, text, expected):
     assert claims(nlp, text) == expected
@@ -72,6 +81,7 @@ def test_result_forms(nlp, text, expected):
     "ResNet-50 and GPT-4 are evaluated with pass@1 and top-1 accuracy (1) on 3D scenes.",
     "Our method outperforms the baselines by 14% on average.",  # no metric named: no claim
     "It uses 100-step sampling to improve FID and trains for 300 epochs.",
+    "Our method improves accuracy from 70% before any training.",  # where the metric started: no claim
 ])
 def test_no_claim_without_a_metric_and_a_value(nlp, text):
     assert claims(nlp, text) == []
@@ -87,6 +97,23 @@ def test_quantities_keep_the_number_as_written(nlp):
     found = [(q.value, q.numeric, q.unit) for q in find_quantities(doc)]
     assert found == [("1,000-fold", 1000.0, "ratio"), ("0.45%", 0.45, "percent"), ("67×", 67.0, "ratio"),
                      ("-1.3 points", -1.3, "points"), ("12 dB", 12.0, "dB")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("gains of 1.0% − 1.4% overall", ("1.0% − 1.4%", 1.0, "percent")),
+    ("a 9-16$\\%$ overhead", ("9-16%", 9.0, "percent")),
+    ("a 2-3x speed-up", ("2-3x", 2.0, "ratio")),
+    ("2-4 times faster", ("2-4 times", 2.0, "ratio")),
+    ("(28-68 %) fewer screens", ("28-68 %", 28.0, "percent")),
+])
+def test_a_range_is_one_quantity_read_as_its_first_number(nlp, text, expected):
+    found = [(q.value, q.numeric, q.unit) for q in find_quantities(nlp.make_doc(text))]
+    assert found == [expected]
+
+
+def test_a_range_needs_a_unit_and_a_name_is_no_range(nlp):
+    found = [q.value for q in find_quantities(nlp.make_doc("ResNet-50 with 3-4 layers from 2019-2020"))]
+    assert not any("-" in v for v in found)
 
 
 def test_result_names_the_proposed_method_for_we(nlp):

@@ -8,6 +8,8 @@ The pure helpers find number expressions (:func:`find_quantities`), metric names
 - metric before the number: "FIDs of 1.18", "an F1 score of up to 0.847", "accuracy is 47%",
   "improves accuracy on X by 7%", "relative pass@1 improvements of 35%";
 - coordinated numbers share their neighbour's metric: "1.18 @256 resolution and 1.13 @512";
+- a change states the value reached: "reduces the error from 1.17% to 0.69%" claims 0.69%;
+- a range is one value: "98-100% AUC-ROC", "a 2-3x speed-up";
 - ratios of speed: "4x faster", "2.5 times faster" (the speed-up metric).
 
 A claim needs both a metric and a number tied to it by one of these patterns; years, citations,
@@ -35,6 +37,12 @@ _QUANTITY = re.compile(
     r"\}?\$?(?P<unit>\s?\\?%|\s?(?:-\s?|\s)?fold\b|\s?[x×](?![\w])|\s?\$?\\times\b|\s(?:times)\b"
     r"|\s?(?:pp|dB|ms)\b|\s(?:percentage\s+points?|points?|pts|seconds|hours|minutes)\b)?\$?"
     r"(?:(?<=\d)(?![\w@^%$}/]|[.,]\d|\s?[x×]\s?\d|-\w)|(?<!\d))"
+)
+
+#: A range ("98-100%", "1.0% − 1.4%", "9-16$\\%$", "2-3x", "2-4 times"): one value, read as its first number.
+_RANGE = re.compile(
+    r"(?<![\w.@^/\\\-−+'’])(?P<num>\d+(?:\.\d+)?)(?:\s?\\?%)?\s?[-–−]\s?\d+(?:\.\d+)?"
+    r"\s?\$?(?P<unit>\\?%|[x×](?!\w)|\s(?:times|fold)\b|-fold\b)\$?"
 )
 
 #: unit as written (lower case, spaces dropped) -> unit kind of kg:unit
@@ -83,11 +91,12 @@ def _to_float(sign: str | None, num: str) -> float:
     return -value if sign in {"-", "−"} else value
 
 
-def _is_citation_or_enumeration(text: str, start: int, end: int) -> bool:
+def _is_citation_or_enumeration(text: str, start: int, end: int, unit: str = "absolute") -> bool:
+    """A citation ("[12]") or, for a bare number, an enumeration ("(3)"); "(96.4%)" is a value."""
     before, after = text[:start], text[end:]
     if re.search(r"\[[\d,;\s\-–]*$", before) and re.match(r"^[\d,;\s\-–]*\]", after):
         return True
-    return bool(re.search(r"\(\s*$", before) and re.match(r"^\s*\)", after))
+    return unit == "absolute" and bool(re.search(r"\(\s*$", before) and re.match(r"^\s*\)", after))
 
 
 def find_quantities(doc: Doc, span: Span | None = None, text: str | None = None) -> list[Quantity]:
@@ -97,13 +106,16 @@ def find_quantities(doc: Doc, span: Span | None = None, text: str | None = None)
     text = doc.text if text is None else text
     out: list[Quantity] = []
     offset = span.start_char
-    for m in _QUANTITY.finditer(span.text):
+    ranges = list(_RANGE.finditer(span.text))
+    matches = ranges + [m for m in _QUANTITY.finditer(span.text)
+                        if not any(r.start() < m.end() and m.start() < r.end() for r in ranges)]
+    for m in sorted(matches, key=lambda m: m.start()):
         a, b = offset + m.start(), offset + m.end()
         num, unit_text = m.group("num"), (m.group("unit") or "")
         unit = UNIT_KINDS.get(re.sub(r"\s+", "", unit_text).lower().lstrip("-") or "", "absolute") if unit_text else "absolute"
         if unit_text.strip().lower().startswith("-fold") or unit_text.strip().lower() == "fold":
             unit = "ratio"
-        if _is_citation_or_enumeration(text, a, b):
+        if _is_citation_or_enumeration(text, a, b, unit):
             continue
         if not unit_text and "." not in num and "," not in num and re.fullmatch(r"(?:1[89]|20)\d\d", num):
             continue  # a year
@@ -111,7 +123,7 @@ def find_quantities(doc: Doc, span: Span | None = None, text: str | None = None)
         if tokens is None:
             continue
         value = text[a:b].replace("\\%", "%").replace("\\times", "×").replace("$", "").replace("}", "").strip()
-        out.append(Quantity(tokens.start, tokens.end, value, _to_float(m.group("sign"), num), unit))
+        out.append(Quantity(tokens.start, tokens.end, value, _to_float(m.groupdict().get("sign"), num), unit))
     return out
 
 
@@ -191,7 +203,7 @@ def _only(doc: Doc, start: int, end: int, allowed: frozenset[str], skip: list[tu
 
 #: Words that may stand between two coordinated numbers besides "on X" and "@256 resolution".
 JOINERS = COORDINATORS | DATASET_PREPS | frozenset({"the", "a", "respectively", "up", "about", "around",
-                                                    "nearly", "(", ")", "~", "and", "$", "with"})
+                                                    "nearly", "(", ")", "~", "and", "$", "with", "from"})
 
 
 def _only_joiners(doc: Doc, start: int, end: int, blocks: list[tuple[int, int]]) -> bool:
@@ -332,6 +344,9 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
                         bound[qi] = bound[qj]
                         changed = True
                         break
+        # "from 1.17% to 0.69%": the claim is the value reached, never the one left
+        for qi in [qi for qi in bound if quantities[qi].start > sent.start and doc[quantities[qi].start - 1].lower_ == "from"]:
+            del bound[qi]
         assigned = _respectively(doc, sent, quantities, bound, datasets)
         # a change stated after a claim is a change of its metric: "73.1% accuracy, a 2.5% improvement"
         # (bound after "respectively" has paired the claims' numbers with their datasets)

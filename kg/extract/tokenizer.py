@@ -1,6 +1,6 @@
 """Tokenizer tweaks for abstracts: phrasal compounds stay one token ("out-of-distribution"), and a
-closing bracket glued to the next word is split off ("(SRM),which"), and so are LaTeX's tie ("Neuron~(DGN)")
-and the full stop after a name ending in a capital ("CelebA.").
+closing bracket glued to the next word is split off ("(SRM),which"), and so are LaTeX's tie ("Neuron~(DGN)"),
+the full stop after a name ending in a capital ("CelebA.") and a per cent sign glued to a word ("84.0%Top-1").
 
 spaCy splits every hyphen between letters, so "out-of-distribution generalization" reaches the
 parser as five tokens with a preposition in the middle, and the noun phrase is lost. Compounds
@@ -39,8 +39,9 @@ def keep_phrasal_compounds(tokenizer) -> None:
 #: a bracket and punctuation glued to the next word: "(SRM),which" -> "(", "SRM", ")", ",", "which";
 #: LaTeX's tie (a non-breaking space) and a bracket after it: "Neuron~(DGN)" -> "Neuron", "~", "(", "DGN", ")"
 #: and a bracket glued to a dash: "(CSS)—that" -> "(", "CSS", ")", "—", "that"; a full stop between a number and
-#: the next sentence ("on CIFAR-100.When we") as spaCy splits it after a lower-case letter ("output.We")
-GLUED_PUNCTUATION = (r"(?<=[0-9])\.(?=[A-Z][a-z])", r"[)\]](?=[,;:][A-Za-z])", r"(?<=[)\]])[,;:](?=[A-Za-z])", r"(?<=[A-Za-z0-9])~", r"(?<=~)[(\[]",
+#: the next sentence ("on CIFAR-100.When we") as spaCy splits it after a lower-case letter ("output.We"); a per
+#: cent sign glued to the next word ("84.0%Top-1 accuracy")
+GLUED_PUNCTUATION = (r"(?<=[0-9])\.(?=[A-Z][a-z])", r"(?<=[0-9])%(?=[A-Za-z])", r"[)\]](?=[,;:][A-Za-z])", r"(?<=[)\]])[,;:](?=[A-Za-z])", r"(?<=[A-Za-z0-9])~", r"(?<=~)[(\[]",
                      r"[)\]](?=(?:---?|[\u2013\u2014])[A-Za-z])", r"(?<=[)\]])(?:---?|[\u2013\u2014])(?=[A-Za-z])")
 
 
