@@ -50,6 +50,14 @@ def test_a_full_stop_after_a_name_ending_in_a_capital_ends_the_sentence(nlp):
     assert ("CelebA", "Dataset") in {(m.text, m.type) for m in doc._.mentions}
 
 
+def test_a_latex_command_is_split_from_the_name_it_formats(nlp):
+    words = [t.text for t in nlp.make_doc("On \\textsc{HalfCheetah} and \\emph{ImageNet}, with $\\mathcal{O}(n)$ cost.")]
+    assert words[:7] == ["On", "\\textsc{", "HalfCheetah", "}", "and", "\\emph{", "ImageNet"]
+    found = mentions(nlp, "Our system achieves the best return on the \\textsc{HalfCheetah} task and on \\emph{ImageNet}.")
+    assert {(text, kind) for kind, text, _rule in found} >= {("HalfCheetah", "Dataset"), ("ImageNet", "Dataset")}
+    assert not {(text, kind) for kind, text, _rule in found} & {("HalfCheetah", "Method"), ("ImageNet", "Method")}
+
+
 @pytest.mark.parametrize("text, word, kind, dropped", [
     ("We compare semi-supervised and unsupervised settings with a transformer.", "semi-supervised", "Method", True),
     ("Results follow zhu2018learning closely.", "zhu2018learning", "Method", True),

@@ -14,12 +14,15 @@ from kg.extract.abbreviations import Abbreviation
 from kg.extract.lexicon import (DATASET_NOUNS, EITHER_HEADS, EVALUATIVE, GENERIC_HEADS, GENERIC_METHOD_TERMS,
                                 GENERIC_MODIFIERS, KIND_HEADS, LEARNING_SETTINGS, METHOD_HEADS, NOT_NAMES,
                                 NUMERIC_PRECISION, RESULT_NOUNS, TASK_HEADS, TECHNICAL_ADJECTIVES, WEAK_TASK_HEADS)
+from kg.extract.tokenizer import LATEX_GROUP
 from kg.extract.types import Mention
 from kg.keys import clean_label, norm_key, singular
 
 #: Heads a task phrase may have, and heads a method phrase may have (each with the heads of either).
 TASK_LIKE = TASK_HEADS | EITHER_HEADS
 METHOD_LIKE = METHOD_HEADS | EITHER_HEADS
+#: a token that opens a LaTeX group ("\\emph{"): no part of the word it stands before
+_LATEX_GROUP = re.compile(LATEX_GROUP[0])
 
 _NAME = re.compile(
     r"^(?=.*[A-Za-z])(?:"
@@ -30,8 +33,9 @@ _NAME = re.compile(
     r")$"
 )
 def words(doc: Doc) -> Iterator[Span]:
-    """Maximal runs of tokens with no whitespace between them, edge punctuation excluded; a run ends with
-    its sentence ("ADE20k.We" is a name and the next sentence's first word)."""
+    """Maximal runs of tokens with no whitespace between them, edge punctuation and a LaTeX command's opening
+    brace excluded ("\\emph{ImageNet}" is the word ImageNet); a run ends with its sentence ("ADE20k.We" is a
+    name and the next sentence's first word)."""
     start = 0
     n = len(doc)
     while start < n:
@@ -39,7 +43,7 @@ def words(doc: Doc) -> Iterator[Span]:
         while end < n - 1 and not doc[end].whitespace_ and not doc[end + 1].is_sent_start:
             end += 1
         lo, hi = start, end
-        while lo <= hi and (doc[lo].is_punct and doc[lo].text not in {"+"}):
+        while lo <= hi and ((doc[lo].is_punct and doc[lo].text not in {"+"}) or _LATEX_GROUP.fullmatch(doc[lo].text)):
             lo += 1
         while hi >= lo and doc[hi].is_punct and doc[hi].text not in {"+"}:
             hi -= 1

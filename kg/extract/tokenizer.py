@@ -1,6 +1,7 @@
 """Tokenizer tweaks for abstracts: phrasal compounds stay one token ("out-of-distribution"), and a
 closing bracket glued to the next word is split off ("(SRM),which"), and so are LaTeX's tie ("Neuron~(DGN)"),
-the full stop after a name ending in a capital ("CelebA.") and a per cent sign glued to a word ("84.0%Top-1").
+the full stop after a name ending in a capital ("CelebA."), a per cent sign glued to a word ("84.0%Top-1") and
+a LaTeX command's opening brace ("\\emph{ImageNet}").
 
 spaCy splits every hyphen between letters, so "out-of-distribution generalization" reaches the
 parser as five tokens with a preposition in the middle, and the noun phrase is lost. Compounds
@@ -50,10 +51,16 @@ GLUED_PUNCTUATION = (r"(?<=[0-9])\.(?=[A-Z][a-z])", r"(?<=[0-9])%(?=[A-Za-z])", 
 FINAL_STOP = (r"(?<=[a-z0-9][A-Z])\.$",)
 
 
+#: a LaTeX command opening a group before a word ("\\textsc{HalfCheetah}", "\\emph{ImageNet}"), which spaCy kept on
+#: the word, so no vocabulary found it
+LATEX_GROUP = (r"\\[A-Za-z]+\{",)
+
+
 def adapt_tokenizer(nlp) -> None:
     """Apply paperkg's tokenizer tweaks to the pipeline ``nlp`` (a spaCy Language)."""
-    from spacy.util import compile_infix_regex, compile_suffix_regex
+    from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 
     keep_phrasal_compounds(nlp.tokenizer)
     nlp.tokenizer.infix_finditer = compile_infix_regex([*nlp.Defaults.infixes, *GLUED_PUNCTUATION]).finditer
     nlp.tokenizer.suffix_search = compile_suffix_regex([*nlp.Defaults.suffixes, *FINAL_STOP]).search
+    nlp.tokenizer.prefix_search = compile_prefix_regex([*LATEX_GROUP, *nlp.Defaults.prefixes]).search
