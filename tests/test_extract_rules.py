@@ -58,6 +58,22 @@ def test_a_latex_command_is_split_from_the_name_it_formats(nlp):
     assert not {(text, kind) for kind, text, _rule in found} & {("HalfCheetah", "Method"), ("ImageNet", "Method")}
 
 
+def test_a_latex_group_closing_inline_math_is_split_and_ends_no_long_form(nlp):
+    doc = nlp("It is a challenge called $\\textit{crystal structure prediction}$ (CSP) in chemistry.")
+    assert [t.text for t in doc][5:12] == ["$", "\\textit{", "crystal", "structure", "prediction", "}$", "("]
+    assert [(a.long.text, a.short.text) for a in doc._.abbreviations] == [("crystal structure prediction", "CSP")]
+
+
+def test_a_short_form_defined_as_another_vocabulary_concept_leaves_the_vocabulary_out(nlp):
+    """The vocabulary's CSP is common spatial patterns, an EEG method; defined as crystal structure
+    prediction, a task the vocabulary also knows, the abstract's CSP is that task's."""
+    found = mentions(nlp, "A challenge in chemistry is crystal structure prediction (CSP). Prior CSP methods are slow.")
+    concepts = {m.concept for m in extract_doc(nlp("A challenge is crystal structure prediction (CSP). Prior CSP "
+                                                   "methods are slow.")).mentions if m.text == "CSP"}
+    assert not any(c and c.endswith("/common-spatial-patterns") for c in concepts)
+    assert ("Task", "crystal structure prediction") in {(kind, text) for kind, text, _rule in found}
+
+
 @pytest.mark.parametrize("text, word, kind, dropped", [
     ("We compare semi-supervised and unsupervised settings with a transformer.", "semi-supervised", "Method", True),
     ("Results follow zhu2018learning closely.", "zhu2018learning", "Method", True),

@@ -88,6 +88,8 @@ def find_abbreviations(doc: Doc) -> list[Abbreviation]:
         lo = open_tok.i
         if lo - 1 > sent_start and doc[lo - 1].text == "~":
             lo -= 1  # LaTeX's tie is a space: "Dynamic Gated Neuron~(DGN)"
+        while lo - 1 > sent_start and doc[lo - 1].text in {"}", "$", "}$"}:
+            lo -= 1  # the end of a LaTeX group: "$\\textit{crystal structure prediction}$ (CSP)"
         words: list = []
         n_words = 0
         while lo > sent_start:

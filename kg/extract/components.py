@@ -34,7 +34,9 @@ class EntityRecognizer:
     def __init__(self, nlp: Language, vocabulary: Vocabulary) -> None:
         register_extensions()
         self.vocabulary = vocabulary
-        self._term_forms = frozenset(t.form.lower() for t in vocabulary.terms)  # looked up per abbreviation
+        self._term_concepts: dict[str, set[str]] = {}  # looked up per abbreviation
+        for t in vocabulary.terms:
+            self._term_concepts.setdefault(t.form.lower(), set()).add(t.concept)
 
     def vocabulary_mentions(self, doc: Doc) -> list[Mention]:
         """Mentions of vocabulary concepts and cues (the spans of the vocabulary's span rulers)."""
@@ -63,9 +65,12 @@ class EntityRecognizer:
         iri = str(ID[f"modality/{slug}"])
         return iri if iri in self.vocabulary.concepts else None
 
-    def _defines_concept(self, abbr) -> bool:
-        """Does the definition's long form name the vocabulary concept its short form matches?"""
-        return abbr.long.text.lower() in self._term_forms
+    def _redefined(self, m: Mention, abbrs) -> bool:
+        """Is vocabulary mention ``m`` a short form the abstract defines as something else: by a long form
+        that is no vocabulary term, or a term of another concept ("crystal structure prediction (CSP)",
+        where the vocabulary's CSP is common spatial patterns)?"""
+        return any(m.text in (a.short.text, a.short.text + "s") and m.concept not in
+                   self._term_concepts.get(a.long.text.lower(), ()) for a in abbrs)
 
     def type_of_abbreviation(self, long: Span, short: Span) -> str | None:
         """The entity type of an abbreviation definition, or None when it names no entity."""
@@ -98,8 +103,7 @@ class EntityRecognizer:
         abbrs = doc._.abbreviations or []
         found: list[Mention] = [T.learning_setting(doc, T.extend_term(doc, T.extend_metric(doc, m)))
                                 for m in self.vocabulary_mentions(doc)]
-        redefined = {a.short.text for a in abbrs if not self._defines_concept(a)}
-        found = [m for m in found if m.text not in redefined and m.text.rstrip("s") not in redefined]
+        found = [m for m in found if not self._redefined(m, abbrs)]
         abbr_mentions = list(T.abbreviation_mentions(abbrs, self.type_of_abbreviation))
         found += abbr_mentions
         # later uses of a defined short form

@@ -52,8 +52,9 @@ FINAL_STOP = (r"(?<=[a-z0-9][A-Z])\.$",)
 
 
 #: a LaTeX command opening a group before a word ("\\textsc{HalfCheetah}", "\\emph{ImageNet}"), which spaCy kept on
-#: the word, so no vocabulary found it
+#: the word, so no vocabulary found it; and the group's end, closing inline math too ("$\\textit{ab-initio}$")
 LATEX_GROUP = (r"\\[A-Za-z]+\{",)
+LATEX_GROUP_END = (r"\}\$",)
 
 
 def adapt_tokenizer(nlp) -> None:
@@ -62,5 +63,5 @@ def adapt_tokenizer(nlp) -> None:
 
     keep_phrasal_compounds(nlp.tokenizer)
     nlp.tokenizer.infix_finditer = compile_infix_regex([*nlp.Defaults.infixes, *GLUED_PUNCTUATION]).finditer
-    nlp.tokenizer.suffix_search = compile_suffix_regex([*nlp.Defaults.suffixes, *FINAL_STOP]).search
+    nlp.tokenizer.suffix_search = compile_suffix_regex([*nlp.Defaults.suffixes, *FINAL_STOP, *LATEX_GROUP_END]).search
     nlp.tokenizer.prefix_search = compile_prefix_regex([*LATEX_GROUP, *nlp.Defaults.prefixes]).search
