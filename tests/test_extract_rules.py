@@ -74,6 +74,13 @@ def test_a_short_form_defined_as_another_vocabulary_concept_leaves_the_vocabular
     assert ("Task", "crystal structure prediction") in {(kind, text) for kind, text, _rule in found}
 
 
+def test_a_modality_cue_stays_when_its_short_form_is_defined_as_a_method(nlp):
+    """An FNO learns PDE solutions whatever the abstract calls it: the short form's cue stands beside the
+    definition, whose long form is the vocabulary's name of the method, not a cue."""
+    found = mentions(nlp, "We study Fourier neural operators (FNO) for turbulence. FNO learns fast.")
+    assert ("Modality", "FNO", "modality-cue") in found and ("Method", "FNO", "vocabulary") in found
+
+
 @pytest.mark.parametrize("text, word, kind, dropped", [
     ("We compare semi-supervised and unsupervised settings with a transformer.", "semi-supervised", "Method", True),
     ("Results follow zhu2018learning closely.", "zhu2018learning", "Method", True),

@@ -67,10 +67,15 @@ class EntityRecognizer:
 
     def _redefined(self, m: Mention, abbrs) -> bool:
         """Is vocabulary mention ``m`` a short form the abstract defines as something else: by a long form
-        that is no vocabulary term, or a term of another concept ("crystal structure prediction (CSP)",
-        where the vocabulary's CSP is common spatial patterns)?"""
-        return any(m.text in (a.short.text, a.short.text + "s") and m.concept not in
-                   self._term_concepts.get(a.long.text.lower(), ()) for a in abbrs)
+        that is no vocabulary term, or (a concept's name, not a modality cue, which a method's name may
+        well be: "physics-informed neural networks (PINNs)") a term of another concept ("crystal structure
+        prediction (CSP)", where the vocabulary's CSP is common spatial patterns)?"""
+        for a in abbrs:
+            if m.text in (a.short.text, a.short.text + "s"):
+                concepts = self._term_concepts.get(a.long.text.lower())
+                if concepts is None or (m.rule != "modality-cue" and m.concept not in concepts):
+                    return True
+        return False
 
     def type_of_abbreviation(self, long: Span, short: Span) -> str | None:
         """The entity type of an abbreviation definition, or None when it names no entity."""

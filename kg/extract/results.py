@@ -39,10 +39,11 @@ _QUANTITY = re.compile(
     r"(?:(?<=\d)(?![\w@^%$}/]|[.,]\d|\s?[x×]\s?\d|-\w)|(?<!\d))"
 )
 
-#: A range ("98-100%", "1.0% − 1.4%", "9-16$\\%$", "2-3x", "2-4 times"): one value, read as its first number.
+#: A range ("98-100%", "1.0% − 1.4%", "9-16$\\%$", "2-3x", "2-4 times"): one value, read as its first number; its
+#: upper bound is the larger ("92.1% – 3.2% higher" is two numbers and a dash), and "2-3 x 10^4" no ratio.
 _RANGE = re.compile(
-    r"(?<![\w.@^/\\\-−+'’])(?P<num>\d+(?:\.\d+)?)(?:\s?\\?%)?\s?[-–−]\s?\d+(?:\.\d+)?"
-    r"\s?\$?(?P<unit>\\?%|[x×](?!\w)|\s(?:times|fold)\b|-fold\b)\$?"
+    r"(?<![\w.@^/\\\-−+'’])(?P<num>\d+(?:\.\d+)?)(?:\s?\\?%)?\s?[-–−]\s?(?P<upper>\d+(?:\.\d+)?)"
+    r"\s?\$?(?P<unit>\\?%|[x×](?!\w|\s?\d)|\s(?:times|fold)\b|-fold\b)\$?"
 )
 
 #: unit as written (lower case, spaces dropped) -> unit kind of kg:unit
@@ -106,7 +107,7 @@ def find_quantities(doc: Doc, span: Span | None = None, text: str | None = None)
     text = doc.text if text is None else text
     out: list[Quantity] = []
     offset = span.start_char
-    ranges = list(_RANGE.finditer(span.text))
+    ranges = [r for r in _RANGE.finditer(span.text) if float(r.group("upper")) > float(r.group("num"))]
     matches = ranges + [m for m in _QUANTITY.finditer(span.text)
                         if not any(r.start() < m.end() and m.start() < r.end() for r in ranges)]
     for m in sorted(matches, key=lambda m: m.start()):
@@ -222,6 +223,20 @@ def _only_joiners(doc: Doc, start: int, end: int, blocks: list[tuple[int, int]])
             return False
         i += 1
     return True
+
+
+#: Words that may stand between "from" and the number it starts from ("from about 70%", "from the 10% split").
+FROM_FILLERS = frozenset({"the", "a", "an", "about", "around", "nearly", "approximately", "roughly", "only", "just",
+                          "~", "$", "("})
+
+
+def _after_from(doc: Doc, start: int, floor: int) -> bool:
+    """Does the number at token ``start`` follow "from" ("from about 70% to 75%", "from the 10% split"), so
+    that it is where a change starts or what something is drawn from, never a claim?"""
+    i = start - 1
+    while i >= floor and doc[i].lower_ in FROM_FILLERS:
+        i -= 1
+    return i >= floor and doc[i].lower_ == "from"
 
 
 def _dataset_blocks(doc: Doc, datasets: list[tuple[int, int, Mention]]) -> list[tuple[int, int]]:
@@ -345,7 +360,7 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
                         changed = True
                         break
         # "from 1.17% to 0.69%": the claim is the value reached, never the one left
-        for qi in [qi for qi in bound if quantities[qi].start > sent.start and doc[quantities[qi].start - 1].lower_ == "from"]:
+        for qi in [qi for qi in bound if _after_from(doc, quantities[qi].start, sent.start)]:
             del bound[qi]
         assigned = _respectively(doc, sent, quantities, bound, datasets)
         # a change stated after a claim is a change of its metric: "73.1% accuracy, a 2.5% improvement"

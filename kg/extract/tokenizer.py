@@ -1,7 +1,7 @@
 """Tokenizer tweaks for abstracts: phrasal compounds stay one token ("out-of-distribution"), and a
 closing bracket glued to the next word is split off ("(SRM),which"), and so are LaTeX's tie ("Neuron~(DGN)"),
 the full stop after a name ending in a capital ("CelebA."), a per cent sign glued to a word ("84.0%Top-1") and
-a LaTeX command's opening brace ("\\emph{ImageNet}").
+a LaTeX command's braces ("\\emph{ImageNet}", "$\\textit{ab-initio}$").
 
 spaCy splits every hyphen between letters, so "out-of-distribution generalization" reaches the
 parser as five tokens with a preposition in the middle, and the noun phrase is lost. Compounds
