@@ -68,8 +68,8 @@ class EntityRecognizer:
     def _redefined(self, m: Mention, abbrs) -> bool:
         """Is vocabulary mention ``m`` a short form the abstract defines as something else: by a long form
         that is no vocabulary term, or (a concept's name, not a modality cue, which a method's name may
-        well be: "physics-informed neural networks (PINNs)") a term of another concept ("crystal structure
-        prediction (CSP)", where the vocabulary's CSP is common spatial patterns)?"""
+        well be: "Fourier neural operators (FNO)" still cues PDE solutions) a term of another concept
+        ("crystal structure prediction (CSP)", where the vocabulary's CSP is common spatial patterns)?"""
         for a in abbrs:
             if m.text in (a.short.text, a.short.text + "s"):
                 concepts = self._term_concepts.get(a.long.text.lower())

@@ -25,7 +25,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.extensions import register_extensions
-from kg.extract.lexicon import CHANGE_NOUNS, FILL_AFTER, FILL_BEFORE, METRIC_MODIFIERS
+from kg.extract.lexicon import CHANGE_NOUNS, FILL_AFTER, FILL_BEFORE, FROM_FILLERS, METRIC_MODIFIERS
 from kg.extract.types import Mention, ResultClaim
 from kg.extract.vocab import METRIC_PLURAL, VOCABULARY_SPANS, Vocabulary, load_vocabulary
 
@@ -223,11 +223,6 @@ def _only_joiners(doc: Doc, start: int, end: int, blocks: list[tuple[int, int]])
             return False
         i += 1
     return True
-
-
-#: Words that may stand between "from" and the number it starts from ("from about 70%", "from the 10% split").
-FROM_FILLERS = frozenset({"the", "a", "an", "about", "around", "nearly", "approximately", "roughly", "only", "just",
-                          "~", "$", "("})
 
 
 def _after_from(doc: Doc, start: int, floor: int) -> bool:
