@@ -67,11 +67,11 @@ def test_a_latex_group_closing_inline_math_is_split_and_ends_no_long_form(nlp):
 def test_a_short_form_defined_as_another_vocabulary_concept_leaves_the_vocabulary_out(nlp):
     """The vocabulary's CSP is common spatial patterns, an EEG method; defined as crystal structure
     prediction, a task the vocabulary also knows, the abstract's CSP is that task's."""
-    found = mentions(nlp, "A challenge in chemistry is crystal structure prediction (CSP). Prior CSP methods are slow.")
-    concepts = {m.concept for m in extract_doc(nlp("A challenge is crystal structure prediction (CSP). Prior CSP "
-                                                   "methods are slow.")).mentions if m.text == "CSP"}
+    found = extract_doc(nlp("A challenge in chemistry is crystal structure prediction (CSP). Prior CSP methods "
+                            "are slow.")).mentions
+    concepts = {m.concept for m in found if m.text == "CSP"}
     assert not any(c and c.endswith("/common-spatial-patterns") for c in concepts)
-    assert ("Task", "crystal structure prediction") in {(kind, text) for kind, text, _rule in found}
+    assert ("Task", "crystal structure prediction") in {(m.type, m.text) for m in found}
 
 
 def test_a_modality_cue_stays_when_its_short_form_is_defined_as_a_method(nlp):

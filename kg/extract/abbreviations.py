@@ -70,6 +70,11 @@ def match_long_form(short: str, words: list[str]) -> int | None:
     return None
 
 
+#: LaTeX between a long form and its bracket: a tie, which is a space ("Dynamic Gated Neuron~(DGN)"), and the end
+#: of a group ("$\\textit{crystal structure prediction}$ (CSP)")
+_LATEX_BEFORE_BRACKET = frozenset({"~", "}", "$", "}$"})
+
+
 def find_abbreviations(doc: Doc) -> list[Abbreviation]:
     """All "long form (SF)" definitions in ``doc``, in text order."""
     out: list[Abbreviation] = []
@@ -86,10 +91,8 @@ def find_abbreviations(doc: Doc) -> list[Abbreviation]:
         sent_start = open_tok.sent.start
         n_max = min(len(_core(short_text)) + 5, 2 * len(_core(short_text)) + 1)
         lo = open_tok.i
-        if lo - 1 > sent_start and doc[lo - 1].text == "~":
-            lo -= 1  # LaTeX's tie is a space: "Dynamic Gated Neuron~(DGN)"
-        while lo - 1 > sent_start and doc[lo - 1].text in {"}", "$", "}$"}:
-            lo -= 1  # the end of a LaTeX group: "$\\textit{crystal structure prediction}$ (CSP)"
+        while lo - 1 > sent_start and doc[lo - 1].text in _LATEX_BEFORE_BRACKET:
+            lo -= 1
         words: list = []
         n_words = 0
         while lo > sent_start:
