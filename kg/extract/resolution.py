@@ -11,7 +11,8 @@ modality cues) on ``doc._.candidates``; this stage (``paperkg_resolution``) deci
 3. one mention per overlapping group, by rule priority (:func:`resolve_overlaps`, ``priorities`` in the
    component's configuration);
 4. the filters of what is no entity (:func:`keep_mention`, run-in headings, numeric precision, method
-   names in passing) and the types of list items (:func:`kg.extract.terms.list_types`);
+   names in passing), the types of list items (:func:`kg.extract.terms.list_types`) and of names written as
+   datasets' (:func:`named_datasets`);
 5. the modalities the paper works with and reports (:mod:`kg.extract.modality`).
 """
 from __future__ import annotations
@@ -131,6 +132,8 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
         # the model scored this written form and finds this type unlikely wherever it is written
         if span_scores is None or m.rule not in veto_rules:
             return False
+        if m.type == "Dataset" and m.rule == "title-case" and m.text.rsplit(None, 1)[-1].lower() in T.DATASET_NOUNS:
+            return False  # a Title Case name ending in a dataset noun names one ("DMControl Generalization Benchmark")
         p = span_scores.best(text[m.start:m.end], m.type)
         return p is not None and p < veto_below
 
@@ -232,6 +235,26 @@ def resolve_overlaps(mentions: list[Mention], priorities: dict[str, int] | None 
     return sorted(kept)
 
 
+#: Rules whose Method a dataset's context retypes: the tagger, coined names, Title Case, abbreviations.
+RETYPED_RULES: frozenset[str] = frozenset({"model", "name", "title-case", "abbreviation", "abbreviation-use"})
+
+
+def named_datasets(doc: Doc, mentions: list[Mention]) -> list[Mention]:
+    """A name typed Method (by a :data:`RETYPED_RULES` rule, no vocabulary concept) that the text writes as a
+    dataset's (:func:`kg.extract.terms.used_as_dataset`: "We introduce 3DOS: a novel testbed") is a Dataset,
+    wherever it or its short or long form is written."""
+    forms: set[str] = set()
+    for m in mentions:
+        if m.type == "Method" and not m.concept and m.rule in RETYPED_RULES and any(c.isupper() or c.isdigit() for c in m.text):
+            span = doc.char_span(m.start, m.end)
+            if span is not None and T.used_as_dataset(span):
+                forms.update(f for f in (m.text, m.short_form, m.long_form) if f)
+    if not forms:
+        return mentions
+    return sorted({replace(m, type="Dataset") if m.type == "Method" and not m.concept and m.text in forms else m
+                   for m in mentions})
+
+
 class MentionResolver:
     """Turns ``doc._.candidates`` into the sorted ``doc._.mentions`` (see the module's docstring).
 
@@ -263,7 +286,7 @@ class MentionResolver:
                                scores, self.veto_rules, self.veto_below, text)
         kept = [m for m in resolve_overlaps(found, self.priorities) if keep_mention(m) and not modifier_alone(doc, m)
                 and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)))]
-        kept = T.list_types(T.specific_tasks(kept), text)
+        kept = named_datasets(doc, T.list_types(T.specific_tasks(kept), text))
         kept = [m for m in kept if not (m.type == "Method" and m.rule == "vocabulary" and in_passing(doc, m))]
         # a set: the two modalities a dataset cues may be reported as one ("lidar" and "point cloud")
         doc._.mentions = sorted(set(reported_modalities(working_modalities(doc, kept), self.broader)))

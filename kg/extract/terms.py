@@ -601,15 +601,34 @@ def dataset_context(span: Span) -> bool:
     lower = [t.lower_ for t in window]
     if any(w in {"datasets", "benchmarks", "corpora"} for w in lower) and any(w in {"on", "including", "as", "across"} for w in lower):
         return True
-    # "X, a human-verified dataset with ...": an appositive names what X is
+    return appositive_dataset(span) or name_suffix_type(span.text) == "Dataset"
+
+
+def appositive_dataset(span: Span, marks: frozenset[str] = frozenset({","})) -> bool:
+    """Does an appositive after the name (after one of ``marks``) say it is a dataset: "X, a human-verified
+    dataset with ...", "X: a novel testbed for ..."? The word decides where the parser misreads it
+    ("testbed" as a verb)."""
+    doc = span.doc
     after = doc[span.end : min(span.sent.end, span.end + 7)]
-    if len(after) >= 3 and after[0].text == "," and after[1].lower_ in {"a", "an", "the"}:
+    if len(after) >= 3 and after[0].text in marks and after[1].lower_ in {"a", "an", "the"}:
         for t in after[2:]:
-            if t.lemma_.lower() in DATASET_NOUNS:
+            if t.lemma_.lower() in DATASET_NOUNS or t.lower_ in DATASET_NOUNS:
                 return True
             if t.pos_ not in {"ADJ", "NOUN", "PROPN", "PUNCT", "ADV", "NUM"} or t.text == ",":
                 break
-    return name_suffix_type(span.text) == "Dataset"
+    return False
+
+
+def used_as_dataset(span: Span) -> bool:
+    """Is a name written as a dataset's: "the X benchmark", "the BringBackShapes (BBS) environment",
+    "X: a novel testbed", "X, a dataset of ...", "RoboInter-Data"? A field's acronym before a dataset noun
+    names none ("RL benchmarks", "SSL datasets")."""
+    doc, i = span.doc, span.end
+    if doc[i : i + 1].text == "(" and doc[i + 2 : i + 3].text == ")":
+        i += 3  # past its short form: "the BringBackShapes (BBS) environment"
+    if i < len(doc) and doc[i].lemma_.lower() in DATASET_NOUNS and not span.text.replace("-", "").isupper():
+        return True
+    return appositive_dataset(span, frozenset({",", ":"})) or name_suffix_type(span.text) == "Dataset"
 
 
 def _listed_after_dataset_noun(span: Span) -> bool:
