@@ -161,9 +161,19 @@ def test_a_name_written_as_a_dataset_is_one_wherever_it_stands(nlp):
                  {"BringBackShapes": "abbreviation", "BBS": "abbreviation-use", "VSG": "model"},
                  BringBackShapes=pair, BBS=pair) == {"BringBackShapes": {"Dataset"}, "BBS": {"Dataset"},
                                                      "VSG": {"Method"}}
-    # a field's acronym before a dataset noun, a plain word and a method followed by a verb name no dataset
+    # a field's acronym before a dataset noun, a verb that looks like one, a dataset noun as a modifier, and a
+    # noun that also names software or a set of models without "the" before or with "of" after name no dataset
     assert typed("SSL benchmarks are solved by FixMatch, which sets records.",
                  {"SSL": "model", "FixMatch": "name"}) == {"SSL": {"Method"}, "FixMatch": {"Method"}}
+    assert typed("Prior work found that FlexNet challenges the view that depth matters.",
+                 {"FlexNet": "model"}) == {"FlexNet": {"Method"}}
+    assert typed("We compare against CodeForge, the benchmark leader, on HumanEval.",
+                 {"CodeForge": "model"}) == {"CodeForge": {"Method"}}
+    assert typed("We run PyFlow in a PyFlow environment and release the SwinLite collection of checkpoints.",
+                 {"PyFlow": "model", "SwinLite": "model"}) == {"PyFlow": {"Method"}, "SwinLite": {"Method"}}
+    # a vocabulary concept keeps its type
+    assert typed("We evaluate ResNet, a benchmark of vision models.", {"ResNet": "model"},
+                 ResNet={"concept": "https://w3id.org/paperkg/id/method/resnet"}) == {"ResNet": {"Method"}}
 
 
 def test_the_pipeline_types_a_proposed_testbed_as_a_dataset(nlp):
@@ -172,6 +182,13 @@ def test_the_pipeline_types_a_proposed_testbed_as_a_dataset(nlp):
 
 
 def test_a_title_case_name_ending_in_a_dataset_noun_is_never_vetoed(nlp):
+    from kg.extract.resolution import named_dataset_phrase
+
     # the tagger scores the whole form low (it reads "DMControl Generalization" as a task)
     doc = nlp("Extensive experiments conducted on DMControl Generalization Benchmark demonstrate that SRM works.")
     assert ("DMControl Generalization Benchmark", "Dataset") in {(m.text, m.type) for m in doc._.mentions}
+    # a coined name's word and a last word that says dataset alone
+    assert named_dataset_phrase("DMControl Generalization Benchmark") and named_dataset_phrase("RoboNet Corpus")
+    assert not named_dataset_phrase("Integrated Development Environment")
+    assert not named_dataset_phrase("Generalization Benchmark")
+    assert not named_dataset_phrase("DMControl Test Suite")

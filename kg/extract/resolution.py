@@ -91,6 +91,15 @@ def _no_name_if_task(text: str, label: str) -> bool:
     return label != "Task" or text.isupper() or not (T.is_name(text) or T.HYPHENATED_TITLE.fullmatch(text))
 
 
+def named_dataset_phrase(text: str) -> bool:
+    """Is a Title Case phrase a dataset's name, whatever the tagger scores it: a coined name's word and a
+    last word that says dataset alone ("DMControl Generalization Benchmark"; not "Integrated Development
+    Environment")?"""
+    words = text.split()
+    last = words[-1].lower()
+    return last in T.DATASET_NOUNS and last.rstrip("s") not in T.WEAK_DATASET_NOUNS and any(map(T.is_name, words[:-1]))
+
+
 def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str],
                span_scores: "TokenScores | None" = None, veto_rules: frozenset[str] = frozenset(),
                veto_below: float = 0.0, text: str | None = None) -> list[Mention]:
@@ -132,8 +141,8 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
         # the model scored this written form and finds this type unlikely wherever it is written
         if span_scores is None or m.rule not in veto_rules:
             return False
-        if m.type == "Dataset" and m.rule == "title-case" and m.text.rsplit(None, 1)[-1].lower() in T.DATASET_NOUNS:
-            return False  # a Title Case name ending in a dataset noun names one ("DMControl Generalization Benchmark")
+        if m.type == "Dataset" and m.rule == "title-case" and named_dataset_phrase(m.text):
+            return False
         p = span_scores.best(text[m.start:m.end], m.type)
         return p is not None and p < veto_below
 
@@ -251,8 +260,8 @@ def named_datasets(doc: Doc, mentions: list[Mention]) -> list[Mention]:
                 forms.update(f for f in (m.text, m.short_form, m.long_form) if f)
     if not forms:
         return mentions
-    return sorted({replace(m, type="Dataset") if m.type == "Method" and not m.concept and m.text in forms else m
-                   for m in mentions})
+    return sorted({replace(m, type="Dataset") if m.type == "Method" and not m.concept and m.rule in RETYPED_RULES
+                   and m.text in forms else m for m in mentions})
 
 
 class MentionResolver:

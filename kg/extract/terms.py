@@ -13,7 +13,8 @@ from spacy.tokens import Doc, Span, Token
 from kg.extract.abbreviations import Abbreviation
 from kg.extract.lexicon import (DATASET_NOUNS, EITHER_HEADS, EVALUATIVE, GENERIC_HEADS, GENERIC_METHOD_TERMS,
                                 GENERIC_MODIFIERS, KIND_HEADS, LEARNING_SETTINGS, METHOD_HEADS, NOT_NAMES,
-                                NUMERIC_PRECISION, RESULT_NOUNS, TASK_HEADS, TECHNICAL_ADJECTIVES, WEAK_TASK_HEADS)
+                                NUMERIC_PRECISION, RESULT_NOUNS, TASK_HEADS, TECHNICAL_ADJECTIVES, WEAK_DATASET_NOUNS,
+                                WEAK_TASK_HEADS)
 from kg.extract.tokenizer import LATEX_GROUP
 from kg.extract.types import Mention
 from kg.keys import clean_label, norm_key, singular
@@ -612,7 +613,8 @@ def appositive_dataset(span: Span, marks: frozenset[str] = frozenset({","})) -> 
     after = doc[span.end : min(span.sent.end, span.end + 7)]
     if len(after) >= 3 and after[0].text in marks and after[1].lower_ in {"a", "an", "the"}:
         for t in after[2:]:
-            if t.lemma_.lower() in DATASET_NOUNS or t.lower_ in DATASET_NOUNS:
+            modifier = t.dep_ == "compound" or doc[t.i + 1 : t.i + 2].text == "-"  # "the benchmark leader"
+            if (t.lemma_.lower() in DATASET_NOUNS or t.lower_ in DATASET_NOUNS) and not modifier:
                 return True
             if t.pos_ not in {"ADJ", "NOUN", "PROPN", "PUNCT", "ADV", "NUM"} or t.text == ",":
                 break
@@ -622,11 +624,17 @@ def appositive_dataset(span: Span, marks: frozenset[str] = frozenset({","})) -> 
 def used_as_dataset(span: Span) -> bool:
     """Is a name written as a dataset's: "the X benchmark", "the BringBackShapes (BBS) environment",
     "X: a novel testbed", "X, a dataset of ...", "RoboInter-Data"? A field's acronym before a dataset noun
-    names none ("RL benchmarks", "SSL datasets")."""
+    names none ("RL benchmarks", "SSL datasets"), nor a name before a noun that also names other things
+    unless "the" comes first and no "of" follows (not "a Python environment", "the X collection of
+    checkpoints")."""
     doc, i = span.doc, span.end
     if doc[i : i + 1].text == "(" and doc[i + 2 : i + 3].text == ")":
         i += 3  # past its short form: "the BringBackShapes (BBS) environment"
-    if i < len(doc) and doc[i].lemma_.lower() in DATASET_NOUNS and not span.text.replace("-", "").isupper():
+    noun = doc[i] if i < len(doc) and doc[i].pos_ in {"NOUN", "PROPN"} else None  # not "X challenges the view"
+    lemma = noun.lemma_.lower() if noun is not None else ""
+    if lemma in DATASET_NOUNS and not span.text.replace("-", "").isupper() \
+            and (lemma not in WEAK_DATASET_NOUNS or (doc[span.start - 1 : span.start].text.lower() == "the"
+                                                      and doc[i + 1 : i + 2].text != "of")):
         return True
     return appositive_dataset(span, frozenset({",", ":"})) or name_suffix_type(span.text) == "Dataset"
 
