@@ -26,6 +26,7 @@ from spacy.tokens import Doc
 
 from kg.extract import terms as T
 from kg.extract.extensions import register_extensions
+from kg.extract.lexicon import DATASET_NOUNS, WEAK_DATASET_NOUNS
 from kg.extract.modality import in_passing, reported_modalities, working_modalities
 from kg.extract.tagger import trim_edges
 from kg.extract.types import Mention
@@ -80,9 +81,14 @@ def _unit_after_number(doc: Doc, start: int, end: int) -> bool:
         and doc[span.start - 1].like_num
 
 
+def _is_named(text: str) -> bool:
+    """Does ``text`` carry a capital or a digit somewhere, as a name does ("foundation" does not)?"""
+    return any(c.isupper() or c.isdigit() for c in text)
+
+
 def _named_if_dataset(text: str, label: str) -> bool:
-    """A dataset is a named one (the guidelines): a capital or a digit somewhere ("foundation" is none)."""
-    return label != "Dataset" or any(c.isupper() or c.isdigit() for c in text)
+    """A dataset is a named one (the guidelines): :func:`_is_named`."""
+    return label != "Dataset" or _is_named(text)
 
 
 def _no_name_if_task(text: str, label: str) -> bool:
@@ -97,7 +103,7 @@ def named_dataset_phrase(text: str) -> bool:
     Environment")?"""
     words = text.split()
     last = words[-1].lower()
-    return last in T.DATASET_NOUNS and last.rstrip("s") not in T.WEAK_DATASET_NOUNS and any(map(T.is_name, words[:-1]))
+    return last in DATASET_NOUNS and last.rstrip("s") not in WEAK_DATASET_NOUNS and any(map(T.is_name, words[:-1]))
 
 
 def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str],
@@ -254,7 +260,7 @@ def named_datasets(doc: Doc, mentions: list[Mention]) -> list[Mention]:
     wherever it or its short or long form is written."""
     forms: set[str] = set()
     for m in mentions:
-        if m.type == "Method" and not m.concept and m.rule in RETYPED_RULES and any(c.isupper() or c.isdigit() for c in m.text):
+        if m.type == "Method" and not m.concept and m.rule in RETYPED_RULES and _is_named(m.text):
             span = doc.char_span(m.start, m.end)
             if span is not None and T.used_as_dataset(span):
                 forms.update(f for f in (m.text, m.short_form, m.long_form) if f)
