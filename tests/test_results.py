@@ -73,6 +73,15 @@ def claims(nlp, text: str) -> list[tuple]:
     # a per cent sign glued to the metric
     ("Our models achieve 83.6% and 84.0%Top-1 accuracy on ImageNet.",
      [("Top-1 accuracy", "83.6%", 83.6, "percent", "ImageNet"), ("Top-1 accuracy", "84.0%", 84.0, "percent", "ImageNet")]),
+    # a coordinated number takes the metric written after its neighbour, and the dataset after itself
+    ("The model reaches 61.2% accuracy on CIFAR-100 and 38.5% on Tiny ImageNet.",
+     [("accuracy", "61.2%", 61.2, "percent", "CIFAR-100"), ("accuracy", "38.5%", 38.5, "percent", "Tiny ImageNet")]),
+    # a number in its own math ("$12.4$")
+    ("The compressed model keeps a perplexity of $12.4$ on WikiText-103.",
+     [("perplexity", "12.4", 12.4, "absolute", "WikiText-103")]),
+    # "an increase in the <metric>"
+    ("The detector gives up to a 12% increase in the AUROC over the baselines.",
+     [("AUROC", "12%", 12.0, "percent", None)]),
 ])
 def test_result_forms(nlp, text, expected):
     assert claims(nlp, text) == expected
@@ -87,6 +96,7 @@ def test_result_forms(nlp, text, expected):
     "Our method improves accuracy from 70% before any training.",  # where the metric started: no claim
     "We report accuracy from the 10% held-out split of the data.",  # what the metric is drawn from
     "We compute the F1 score from a 20% subsample.",
+    "The estimate reaches a relative error $\\Theta(\\frac{1}{n})$ with high probability.",  # a bound's digit
 ])
 def test_no_claim_without_a_metric_and_a_value(nlp, text):
     assert claims(nlp, text) == []

@@ -327,8 +327,11 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
             prev_q = quantities[qi - 1].end if qi > 0 else sent.start
             after = [m for m in metrics if q.end <= m.start < nxt_q and m.start - q.end <= 4
                      and _only(doc, q.end, m.start, FILL_AFTER, [])]
-            before = [m for m in metrics if prev_q <= m.end <= q.start and q.start - m.end <= 8
-                      and _only(doc, m.end, q.start, FILL_BEFORE, blocks)]
+            # "of $15.76$": the dollar that opens the number's own math
+            opening = q.start - 1 if q.start > sent.start and doc[q.start - 1].text == "$" \
+                and re.match(r"[\d.+\-−]", doc[q.start].text) else q.start
+            before = [m for m in metrics if prev_q <= m.end <= opening and opening - m.end <= 8
+                      and _only(doc, m.end, opening, FILL_BEFORE, blocks)]
             speed = q.unit == "ratio" and q.end < sent.end and doc[q.end].lower_ in SPEED_WORDS
             if after:
                 bound[qi] = after[0]
@@ -337,7 +340,7 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
             elif before:
                 bound[qi] = before[-1]
         # coordinated numbers share a metric: "1.18 @256 resolution and 1.13 @512"
-        changed = True
+        changed, shared = True, set()
         while changed:
             changed = False
             for qi, q in enumerate(quantities):
@@ -349,9 +352,12 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
                     other = quantities[qj]
                     lo, hi = (other.end, q.start) if qj < qi else (q.end, other.start)
                     between = doc[lo:hi]
+                    # the neighbour's own metric may stand between: "54.6% accuracy for X and 43.9% for Y"
+                    theirs = [(bound[qj].start, bound[qj].end)] if lo <= bound[qj].start < bound[qj].end <= hi else []
                     if (hi - lo <= 8 and other.unit == q.unit and any(t.lower_ in COORDINATORS for t in between)
-                            and _only_joiners(doc, lo, hi, blocks)):
+                            and _only_joiners(doc, lo, hi, blocks + theirs)):
                         bound[qi] = bound[qj]
+                        shared.add(qi)
                         changed = True
                         break
         # "from 1.17% to 0.69%": the claim is the value reached, never the one left
@@ -374,7 +380,8 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
             anchor = max(q.end, metric.end) if metric.start >= q.end else q.end
             dataset = assigned.get(qi)
             lo_gap, hi_gap = min(metric.end, q.start), max(metric.end, q.start)
-            if dataset is None and not any(lo_gap <= o.start < hi_gap for o in quantities):
+            # a coordinated number's dataset follows it; one between it and the shared metric is its neighbour's
+            if dataset is None and qi not in shared and not any(lo_gap <= o.start < hi_gap for o in quantities):
                 dataset = next((m for s, _e, m in datasets if lo_gap <= s < hi_gap), None)
             direct[qi] = dataset or _dataset_after(doc, anchor, nxt_q, datasets)
         for qi, metric in sorted(bound.items()):
