@@ -217,6 +217,33 @@ def test_a_one_word_task_that_a_longer_task_ends_with_is_that_task():
     assert specific_tasks([longer, again, other, defined, embodied]) == [longer, other, defined, embodied]
 
 
+def test_a_method_that_a_task_of_the_paper_specialises_is_its_field():
+    from kg.extract.terms import specialised_fields
+    from kg.extract.types import Mention
+
+    rl = "https://w3id.org/paperkg/id/method/reinforcement-learning"
+    field = Mention(0, 22, "Method", "reinforcement learning", "vocabulary", concept=rl)
+    short = Mention(24, 26, "Method", "RL", "abbreviation", concept=rl, long_form="reinforcement learning",
+                    short_form="RL")
+    task = Mention(40, 50, "Task", "offline RL", "model")
+    tool = Mention(60, 71, "Method", "transformer", "vocabulary", concept="https://w3id.org/paperkg/id/method/transformer")
+    unrelated = Mention(80, 96, "Task", "image generation", "model")
+    assert specialised_fields([field, short, task, tool, unrelated]) == [task, tool, unrelated]
+    # a method no concept names is its long form: "reinforcement learning (RL)" defined in the text
+    defined = Mention(0, 22, "Method", "reinforcement learning", "abbreviation", long_form="reinforcement learning")
+    used = Mention(24, 26, "Method", "RL", "abbreviation-use", long_form="reinforcement learning")
+    assert specialised_fields([defined, used, task]) == [task]
+    # without the specialised task, the field is a method the paper uses
+    assert specialised_fields([field, short, tool]) == [field, short, tool]
+
+
+def test_reinforcement_learning_beside_its_specialised_task_is_no_method(nlp):
+    found = mentions(nlp, "Safe reinforcement learning (RL) restricts what an agent may do. We study safe RL "
+                          "under unknown constraints with a transformer policy.")
+    assert {(kind, text) for kind, text, _ in found} >= {("Task", "safe RL"), ("Method", "transformer")}
+    assert not any(kind == "Method" and text in {"RL", "reinforcement learning"} for kind, text, _ in found)
+
+
 @pytest.mark.parametrize("text, word", [
     ("ASM-based encoders outperform prior work on segmentation.", "ASM-based"),
     ("The agent gains 7 points over LM-only baselines.", "LM-only"),
@@ -278,10 +305,9 @@ def wrong(reason: str):  # type: ignore[no-untyped-def]
     ("Experiments demonstrate the effectiveness of Fishr for out-of-distribution generalization.",
      {(M, "Fishr"), (T, "out-of-distribution generalization")}),
     ("These representations enable zero-shot generalization and transfer.", {(T, "zero-shot generalization")}),
-    # reinforcement learning: with its setting a task, alone a method
-    pytest.param("In preference-based Reinforcement Learning (RL), labels are costly.",
-                 {(T, "preference-based Reinforcement Learning"), (M, "RL")},
-                 marks=wrong('the tagger also types "Reinforcement Learning", inside the task, a method')),
+    # reinforcement learning: with its setting a task (and then no method besides), alone a method
+    ("In preference-based Reinforcement Learning (RL), labels are costly.",
+     {(T, "preference-based Reinforcement Learning")}),
     ("We evaluate on the Safe Reinforcement Learning benchmark.", {(T, "Safe Reinforcement Learning")}),
     ("Robust reinforcement learning is hard.", {(T, "Robust reinforcement learning")}),
     ("We study Constrained RL for robots with safety limits.", {(T, "Constrained RL")}),

@@ -6,7 +6,7 @@ Each helper takes a spaCy ``Doc`` (and what earlier helpers found) and returns
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 from spacy.tokens import Doc, Span, Token
 
@@ -468,6 +468,25 @@ def specific_tasks(mentions: list[Mention]) -> list[Mention]:
     return [m for m in mentions
             if not (m.type == "Task" and " " not in m.text and not m.long_form and not m.proposed
                     and singular(m.text.lower()) in heads)]
+
+
+def specialised_fields(mentions: list[Mention], concept_forms: Mapping[str, Iterable[str]] | None = None) -> list[Mention]:
+    """``mentions`` without the methods that a longer task of the paper specialises: where the paper works
+    on "safe RL" or "preference-based reinforcement learning", "reinforcement learning (RL)" is the field
+    that task belongs to, not a method it uses. A method is its concept (written in any of its
+    ``concept_forms``, lower case), else its long form or text; every mention of it goes."""
+    def key(m: Mention) -> str:
+        return m.concept or (m.long_form or m.text).lower()
+
+    forms: dict[str, set[str]] = {}
+    for m in mentions:
+        if m.type == "Method":
+            forms.setdefault(key(m), set()).update(f.lower() for f in (m.text, m.long_form) if f)
+            if m.concept and concept_forms:
+                forms[m.concept].update(concept_forms.get(m.concept, ()))
+    tasks = {m.text.lower() for m in mentions if m.type == "Task" and re.search(r"[\s-]", m.text)}
+    field = {k for k, fs in forms.items() if any(t.endswith((" " + f, "-" + f)) for t in tasks for f in fs)}
+    return [m for m in mentions if not (m.type == "Method" and key(m) in field)]
 
 
 def numeric_precision(doc: Doc, m: Mention) -> bool:
