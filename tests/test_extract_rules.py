@@ -235,6 +235,20 @@ def test_a_method_that_a_task_of_the_paper_specialises_is_its_field():
     assert specialised_fields([defined, used, task]) == [task]
     # without the specialised task, the field is a method the paper uses
     assert specialised_fields([field, short, tool]) == [field, short, tool]
+    # a task ending in a hyphenated word specialises no method its last part names
+    supervised = Mention(0, 19, "Method", "supervised learning", "vocabulary",
+                         concept="https://w3id.org/paperkg/id/method/supervised-learning")
+    graph_ssl = Mention(30, 60, "Task", "graph self-supervised learning", "model")
+    assert specialised_fields([supervised, graph_ssl]) == [supervised, graph_ssl]
+    # what the paper proposes stays
+    own = Mention(0, 10, "Method", "FlowRL", "name", proposed=True)
+    assert specialised_fields([own, Mention(20, 36, "Task", "offline FlowRL", "model")])[0] == own
+
+
+def test_a_method_named_by_another_label_of_its_concept_stays(nlp):
+    found = mentions(nlp, "This paper studies dataset distillation, which synthesizes a small training set. "
+                          "Unlike knowledge distillation (KD), it compresses the data.")
+    assert ("Method", "knowledge distillation") in {(kind, text) for kind, text, _ in found}
 
 
 def test_reinforcement_learning_beside_its_specialised_task_is_no_method(nlp):

@@ -96,10 +96,22 @@ def test_result_forms(nlp, text, expected):
     "Our method improves accuracy from 70% before any training.",  # where the metric started: no claim
     "We report accuracy from the 10% held-out split of the data.",  # what the metric is drawn from
     "We compute the F1 score from a 20% subsample.",
-    "The estimate reaches a relative error $\\Theta(\\frac{1}{n})$ with high probability.",  # a bound's digit
+    # a digit of a formula in math is no value
+    "The estimate reaches a relative error $\\Theta(\\frac{1}{n})$ with high probability.",
+    "The estimator attains an accuracy of $1-\\epsilon$ with $n$ samples.",
+    "The method achieves a regret of $2\\sqrt{T}$ over $T$ rounds.",
 ])
 def test_no_claim_without_a_metric_and_a_value(nlp, text):
     assert claims(nlp, text) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The pruned model retains 97% accuracy and 35% of the weights.", [("accuracy", "97%", 97.0, "percent", None)]),
+    ("We obtain 92.3% accuracy and 60% of the parameters of ResNet-50.",
+     [("accuracy", "92.3%", 92.3, "percent", None)]),
+])
+def test_a_number_after_a_claim_is_its_metric_only_with_a_dataset_of_its_own(nlp, text, expected):
+    assert claims(nlp, text) == expected
 
 
 def test_a_percentage_after_a_slash_is_a_number_and_a_fraction_is_not(nlp):

@@ -290,7 +290,7 @@ class MentionResolver:
         self.veto_rules = frozenset(veto_rules) if use_model else frozenset()
         self.veto_below = veto_below
         self.priorities = dict(RULE_PRIORITY if priorities is None else priorities)
-        self.forms = {iri: tuple(f.lower() for f in (c.label, *c.alt_labels)) for iri, c in vocabulary.concepts.items()}
+        self.labels = {iri: c.label for iri, c in vocabulary.concepts.items()}
 
     def __call__(self, doc: Doc) -> Doc:
         found = list(doc._.candidates or [])
@@ -303,7 +303,7 @@ class MentionResolver:
                                scores, self.veto_rules, self.veto_below, text)
         kept = [m for m in resolve_overlaps(found, self.priorities) if keep_mention(m) and not modifier_alone(doc, m)
                 and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)))]
-        kept = named_datasets(doc, T.list_types(T.specialised_fields(T.specific_tasks(kept), self.forms), text))
+        kept = named_datasets(doc, T.list_types(T.specialised_fields(T.specific_tasks(kept), self.labels), text))
         kept = [m for m in kept if not (m.type == "Method" and m.rule == "vocabulary" and in_passing(doc, m))]
         # a set: the two modalities a dataset cues may be reported as one ("lidar" and "point cloud")
         doc._.mentions = sorted(set(reported_modalities(working_modalities(doc, kept), self.broader)))

@@ -176,6 +176,20 @@ def metric_spans(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
     return out
 
 
+#: A number alone in its math, with its closing dollar: "15.76$", "58.61\\%$" (not "1-\\epsilon$").
+_OWN_MATH = re.compile(r"[+\-−±]?\d[\d.,]*\s*(?:\\?%)?\$?")
+
+
+def _in_own_math(doc: Doc, q: Quantity, sent: Span) -> bool:
+    """Is the number alone in its own math, "$15.76$" (so that the opening dollar may stand between it and
+    its metric: "a perplexity of $15.76$"), rather than a digit of a formula ("$1-\\epsilon$")?"""
+    if q.start <= sent.start or doc[q.start - 1].text != "$":
+        return False
+    written = doc[q.start:q.end].text
+    closed = written.endswith("$") or (q.end < len(doc) and doc[q.end].text.startswith("$"))
+    return closed and _OWN_MATH.fullmatch(written) is not None
+
+
 def _is_count(doc: Doc, q: Quantity, metric_starts: set[int]) -> bool:
     """Is the number a count of things ("571 scenes", "8 layers"), not a value?"""
     if q.unit != "absolute" or q.end >= len(doc):
@@ -327,9 +341,7 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
             prev_q = quantities[qi - 1].end if qi > 0 else sent.start
             after = [m for m in metrics if q.end <= m.start < nxt_q and m.start - q.end <= 4
                      and _only(doc, q.end, m.start, FILL_AFTER, [])]
-            # "of $15.76$": the dollar that opens the number's own math
-            opening = q.start - 1 if q.start > sent.start and doc[q.start - 1].text == "$" \
-                and re.match(r"[\d.+\-−]", doc[q.start].text) else q.start
+            opening = q.start - 1 if _in_own_math(doc, q, sent) else q.start
             before = [m for m in metrics if prev_q <= m.end <= opening and opening - m.end <= 8
                       and _only(doc, m.end, opening, FILL_BEFORE, blocks)]
             speed = q.unit == "ratio" and q.end < sent.end and doc[q.end].lower_ in SPEED_WORDS
@@ -340,7 +352,8 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
             elif before:
                 bound[qi] = before[-1]
         # coordinated numbers share a metric: "1.18 @256 resolution and 1.13 @512"
-        changed, shared = True, set()
+        changed = True
+        shared: set[int] = set()
         while changed:
             changed = False
             for qi, q in enumerate(quantities):
@@ -352,8 +365,10 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
                     other = quantities[qj]
                     lo, hi = (other.end, q.start) if qj < qi else (q.end, other.start)
                     between = doc[lo:hi]
-                    # the neighbour's own metric may stand between: "54.6% accuracy for X and 43.9% for Y"
-                    theirs = [(bound[qj].start, bound[qj].end)] if lo <= bound[qj].start < bound[qj].end <= hi else []
+                    # the neighbour's own metric may stand between where both name their dataset after them:
+                    # "54.6% accuracy for X and 43.9% for Y" (not "97% accuracy and 35% of the weights")
+                    theirs = [(bound[qj].start, bound[qj].end)] if lo <= bound[qj].start < bound[qj].end <= hi \
+                        and _dataset_after(doc, q.end, sent.end, datasets) is not None else []
                     if (hi - lo <= 8 and other.unit == q.unit and any(t.lower_ in COORDINATORS for t in between)
                             and _only_joiners(doc, lo, hi, blocks + theirs)):
                         bound[qi] = bound[qj]

@@ -470,23 +470,27 @@ def specific_tasks(mentions: list[Mention]) -> list[Mention]:
                     and singular(m.text.lower()) in heads)]
 
 
-def specialised_fields(mentions: list[Mention], concept_forms: Mapping[str, Iterable[str]] | None = None) -> list[Mention]:
+def specialised_fields(mentions: list[Mention], labels: Mapping[str, str] | None = None) -> list[Mention]:
     """``mentions`` without the methods that a longer task of the paper specialises: where the paper works
     on "safe RL" or "preference-based reinforcement learning", "reinforcement learning (RL)" is the field
-    that task belongs to, not a method it uses. A method is its concept (written in any of its
-    ``concept_forms``, lower case), else its long form or text; every mention of it goes."""
+    that task belongs to, not a method it uses. A method is its vocabulary concept (written as a mention's
+    text, long form or the concept's label in ``labels``), else its long form or text; every mention of
+    it goes, unless the paper proposes it. The task ends with one of those forms, a phrase or a name, after
+    a space ("graph self-supervised learning" specialises no "supervised learning", "dataset distillation"
+    no "distillation")."""
     def key(m: Mention) -> str:
         return m.concept or (m.long_form or m.text).lower()
 
     forms: dict[str, set[str]] = {}
     for m in mentions:
-        if m.type == "Method":
-            forms.setdefault(key(m), set()).update(f.lower() for f in (m.text, m.long_form) if f)
-            if m.concept and concept_forms:
-                forms[m.concept].update(concept_forms.get(m.concept, ()))
-    tasks = {m.text.lower() for m in mentions if m.type == "Task" and re.search(r"[\s-]", m.text)}
-    field = {k for k, fs in forms.items() if any(t.endswith((" " + f, "-" + f)) for t in tasks for f in fs)}
-    return [m for m in mentions if not (m.type == "Method" and key(m) in field)]
+        if m.type == "Method" and not m.proposed:
+            label = (labels or {}).get(m.concept or "")
+            # a phrase or a name; one common word ("distillation", "attention") is too general a form
+            forms.setdefault(key(m), set()).update(f.lower() for f in (m.text, m.long_form, label)
+                                                   if f and (" " in f.strip() or not f.islower()))
+    tasks = {m.text.lower() for m in mentions if m.type == "Task" and " " in m.text.strip()}
+    field = {k for k, fs in forms.items() if any(t.endswith(" " + f) for t in tasks for f in fs)}
+    return [m for m in mentions if not (m.type == "Method" and not m.proposed and key(m) in field)]
 
 
 def numeric_precision(doc: Doc, m: Mention) -> bool:
