@@ -226,7 +226,8 @@ def test_a_method_that_a_task_of_the_paper_specialises_is_its_field():
     short = Mention(24, 26, "Method", "RL", "abbreviation", concept=rl, long_form="reinforcement learning",
                     short_form="RL")
     task = Mention(40, 50, "Task", "offline RL", "model")
-    tool = Mention(60, 71, "Method", "transformer", "vocabulary", concept="https://w3id.org/paperkg/id/method/transformer")
+    tool = Mention(60, 71, "Method", "transformer", "vocabulary",
+                   concept="https://w3id.org/paperkg/id/method/transformer")
     unrelated = Mention(80, 96, "Task", "image generation", "model")
     assert specialised_fields([field, short, task, tool, unrelated]) == [task, tool, unrelated]
     # a method no concept names is its long form: "reinforcement learning (RL)" defined in the text

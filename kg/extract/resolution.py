@@ -11,7 +11,7 @@ modality cues) on ``doc._.candidates``; this stage (``paperkg_resolution``) deci
 3. one mention per overlapping group, by rule priority (:func:`resolve_overlaps`, ``priorities`` in the
    component's configuration);
 4. the filters of what is no entity (:func:`keep_mention`, run-in headings, numeric precision, method
-   names in passing, known methods a task of the paper specialises: :func:`kg.extract.terms.specialised_fields`),
+   names in passing, methods a task of the paper specialises: :func:`kg.extract.terms.specialised_fields`),
    the types of list items (:func:`kg.extract.terms.list_types`) and of names written as datasets'
    (:func:`named_datasets`);
 5. the modalities the paper works with and reports (:mod:`kg.extract.modality`).
