@@ -259,16 +259,18 @@ def named_datasets(doc: Doc, mentions: list[Mention]) -> list[Mention]:
     """A name typed Method (by a :data:`RETYPED_RULES` rule, no vocabulary concept) that the text writes as a
     dataset's (:func:`kg.extract.terms.used_as_dataset`: "We introduce 3DOS: a novel testbed") is a Dataset,
     wherever it or its short or long form is written."""
+    def retypable(m: Mention) -> bool:
+        return m.type == "Method" and not m.concept and m.rule in RETYPED_RULES
+
     forms: set[str] = set()
     for m in mentions:
-        if m.type == "Method" and not m.concept and m.rule in RETYPED_RULES and _is_named(m.text):
+        if retypable(m) and _is_named(m.text):
             span = doc.char_span(m.start, m.end)
             if span is not None and T.used_as_dataset(span):
                 forms.update(f for f in (m.text, m.short_form, m.long_form) if f)
     if not forms:
         return mentions
-    return sorted({replace(m, type="Dataset") if m.type == "Method" and not m.concept and m.rule in RETYPED_RULES
-                   and m.text in forms else m for m in mentions})
+    return sorted({replace(m, type="Dataset") if retypable(m) and m.text in forms else m for m in mentions})
 
 
 class MentionResolver:

@@ -481,10 +481,11 @@ def specialised_fields(mentions: list[Mention], labels: Mapping[str, str] | None
     def key(m: Mention) -> str:
         return m.concept or (m.long_form or m.text).lower()
 
+    labels = labels or {}
     forms: dict[str, set[str]] = {}
     for m in mentions:
         if m.type == "Method" and not m.proposed:
-            label = (labels or {}).get(m.concept or "")
+            label = labels.get(m.concept or "")
             # a phrase or a name; one common word ("distillation", "attention") is too general a form
             forms.setdefault(key(m), set()).update(f.lower() for f in (m.text, m.long_form, label)
                                                    if f and (" " in f.strip() or not f.islower()))
