@@ -479,3 +479,59 @@ def test_names_that_slug_alike_stay_distinct_entities():
     assert by_paper["p:1"] != by_paper["p:2"]
     assert by_paper["p:1"].endswith("/method/transformer")
     assert {resolution.entities[iri].label for iri in by_paper.values()} == {"Transformer", "Transformer++"}
+
+
+DEMON = ("Momentum is a simple technique. We propose a decaying momentum (Demon) rule. Applying Demon to Adam "
+         "helps, as Demons do.")
+
+
+def test_a_definition_no_rule_typed_pairs_the_mentions_on_its_sides(nlp):
+    from kg.extract.abbreviations import find_abbreviations, paired_mentions
+
+    doc = nlp.make_doc(DEMON)
+    for _name, proc in nlp.pipeline:  # the parses the abbreviation finder reads (sentences)
+        if _name == "paperkg_abbreviations":
+            break
+        doc = proc(doc)
+    abbrs = find_abbreviations(doc)
+    at = {text: DEMON.index(text) for text in ("decaying momentum", "Momentum", "Adam")}
+    found = [Mention(at["Momentum"], at["Momentum"] + 8, "Method", "Momentum", "model"),
+             Mention(at["decaying momentum"], at["decaying momentum"] + 17, "Method", "decaying momentum", "model"),
+             Mention(DEMON.index("(Demon") + 1, DEMON.index("(Demon") + 6, "Method", "Demon", "model"),
+             Mention(DEMON.index("Applying Demon") + 9, DEMON.index("Applying Demon") + 14, "Method", "Demon", "model"),
+             Mention(at["Adam"], at["Adam"] + 4, "Method", "Adam", "vocabulary", concept="https://w3id.org/paperkg/id/method/adam"),
+             Mention(DEMON.index("Demons do"), DEMON.index("Demons do") + 6, "Task", "Demons", "model")]
+    paired = paired_mentions(found, abbrs)
+    forms = [(m.text, m.long_form, m.short_form) for m in paired]
+    assert forms == [("Momentum", None, None), ("decaying momentum", "decaying momentum", "Demon"),
+                     ("Demon", "decaying momentum", "Demon"), ("Demon", "decaying momentum", "Demon"),
+                     ("Adam", None, None), ("Demons", None, None)]  # another word, another type: unpaired
+    # one side without a mention of that type: nothing is paired
+    assert paired_mentions([found[1], found[4]], abbrs) == [found[1], found[4]]
+
+
+def test_the_paper_is_named_by_the_short_form_of_what_it_proposes_without_a_rule_typing_it(nlp):
+    doc = nlp("Momentum is a simple and popular technique in deep learning for gradient-based optimizers. We "
+              "propose a decaying momentum (Demon) rule, motivated by decaying the total contribution of a gradient "
+              "to all future updates. Applying Demon to Adam leads to significantly improved training.")
+    assert doc._.paper_name == "Demon"
+    assert {(m.text, m.short_form) for m in doc._.proposed} == {("decaying momentum", "Demon"), ("Demon", "Demon")}
+
+
+@pytest.mark.parametrize("text, metric, kept", [
+    ("Its samples are sparse and low-precision quantized integers.", "precision", False),
+    ("We propose a method for high-precision semantic image editing.", "precision", False),
+    ("The detector reaches a precision of 0.91 on COCO.", "precision", True),
+    ("We report micro-F1 on three benchmarks.", "micro-F1", True),  # a capital: the metric's own name
+])
+def test_a_metric_word_ending_a_hyphenated_modifier_is_no_metric(nlp, text, metric, kept):
+    assert ((metric, "Metric") in {(m.text, m.type) for m in extract_doc(nlp(text)).mentions}) is kept
+
+
+def test_a_name_inside_a_defined_long_form_proposes_the_long_form(nlp):
+    ex = extract_doc(nlp("Truthfulness is paramount for large language models. To address this issue, we propose "
+                         "GRAdual self-truTHifying (GRATH), a novel post-processing method to enhance truthfulness "
+                         "of LLMs. GRATH utilizes out-of-domain question prompts."))
+    assert {m.text for m in ex.mentions if "GRA" in m.text or "truTH" in m.text} == {
+        "GRAdual self-truTHifying", "GRATH"}
+    assert all(m.proposed for m in ex.mentions if "GRA" in m.text)

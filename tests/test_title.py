@@ -10,7 +10,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS
 
 from kg.cli import cli
-from kg.extract.title import TITLE_RULE, title_name, title_name_type, with_title_name
+from kg.extract.title import TITLE_RULE, title_name, title_name_type, titled_by, with_title_mention, with_title_name
 from kg.extract.types import Mention, PaperExtraction
 from kg.namespaces import KG
 
@@ -99,6 +99,47 @@ def test_no_title_name_no_change() -> None:
     extraction = PaperExtraction(mentions=[Mention(0, 2, "Method", "GP", "name")])
     assert with_title_name(extraction, "Learning with Gaussian Processes", "GP is fast.") is extraction
     assert with_title_name(extraction, None, "GP is fast.") is extraction
+
+
+@pytest.mark.parametrize("title, form, titled", [
+    ("Set Functions for Time Series", "Set Functions for Time Series", True),
+    ("Fraternal Dropout", "fraternal dropout", True),  # case is ignored
+    ("Neural Inverse Knitting: From Images to Manufacturing Instructions", "neural inverse knitting", True),
+    ("Neural Inverse Knitting : From Images", "Neural Inverse Knitting", True),
+    ("Decaying momentum helps neural network training", "decaying momentum", False),  # words follow
+    ("Graph U-Nets", "Graph U", False),  # inside a word
+    ("Graph U-Nets", "", False),
+])
+def test_titled_by(title: str, form: str, titled: bool) -> None:
+    assert titled_by(title, form) is titled
+
+
+SEFT = [Mention(0, 4, "Method", "SeFT", "abbreviation", long_form="Set Functions for Time Series", short_form="SeFT"),
+        Mention(6, 35, "Method", "Set Functions for Time Series", "abbreviation",
+                long_form="Set Functions for Time Series", short_form="SeFT"),
+        Mention(50, 54, "Method", "SeFT", "abbreviation-use", long_form="Set Functions for Time Series"),
+        Mention(60, 67, "Method", "Transformer", "model")]
+
+
+def test_the_mention_a_title_is_made_of_is_proposed_and_names_the_paper() -> None:
+    out = with_title_mention(PaperExtraction(mentions=SEFT), "Set Functions for Time Series")
+    assert [(m.text, m.proposed) for m in out.mentions] == [
+        ("SeFT", True), ("Set Functions for Time Series", True), ("SeFT", True), ("Transformer", False)]
+    assert out.name == "SeFT"
+    named = with_title_mention(PaperExtraction(mentions=SEFT, name="Other"), "Set Functions for Time Series")
+    assert named.name == "Other"  # the abstract's own name stays
+
+
+@pytest.mark.parametrize("title, mentions", [
+    ("Set Functions for Time Series and More", SEFT),  # the title says more than the name
+    ("Time Series Forecasting", [Mention(0, 23, "Task", "time series forecasting", "model")]),  # the problem
+    ("Gaussian Processes", [Mention(0, 18, "Method", "Gaussian processes", "vocabulary",
+                                    concept="https://w3id.org/paperkg/id/method/gaussian-process")]),  # well known
+    (None, SEFT),
+])
+def test_a_title_that_is_no_mentions_name_proposes_nothing(title: str | None, mentions: list[Mention]) -> None:
+    extraction = PaperExtraction(mentions=mentions)
+    assert with_title_mention(extraction, title) is extraction
 
 
 def test_the_graph_proposes_the_titles_name_with_its_mention_in_the_title(tmp_path: Path, nlp) -> None:

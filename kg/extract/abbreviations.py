@@ -6,12 +6,13 @@ stores its result on ``doc._.abbreviations`` so later components can use it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.extensions import register_extensions
+from kg.extract.types import Mention
 
 _SHORT_FORM = re.compile(r"^[A-Za-z0-9\u0370-\u03ff][\w\u0370-\u03ff.\-+/&'²³]{0,14}$")
 _LEADING_STOP = {"the", "a", "an", "our", "their", "its", "this", "these", "that", "of", "and", "or", "to", "we", "by"}
@@ -170,3 +171,28 @@ class AbbreviationDetector:
         doc._.abbreviations = sorted(find_abbreviations(doc) + find_trailing_long_forms(doc),
                                      key=lambda a: (a.long.start_char, a.short.start_char))
         return doc
+
+
+def paired_mentions(mentions: list[Mention], abbrs: list[Abbreviation]) -> list[Mention]:
+    """``mentions`` with the definitions no rule typed paired: where one type's mentions stand on both sides
+    of "long form (SF)" without forms of their own ("a decaying momentum (Demon) rule", both found by the
+    tagger), both, and the later mentions written as the short form, carry the long and short forms."""
+    at = {(m.start, m.end, m.type): m for m in mentions if not (m.long_form or m.short_form or m.concept)}
+    forms: dict[tuple[int, int, str], tuple[str, str]] = {}
+    uses: dict[tuple[str, str], tuple[str, str]] = {}
+    for a in abbrs:
+        for kind in {m.type for m in mentions}:
+            long, short = (a.long.start_char, a.long.end_char, kind), (a.short.start_char, a.short.end_char, kind)
+            if long in at and short in at:
+                pair = (at[long].text, at[short].text)
+                forms[long] = forms[short] = pair
+                uses.setdefault((pair[1], kind), pair)
+    if not forms:
+        return mentions
+    out = []
+    for m in mentions:
+        pair = forms.get((m.start, m.end, m.type))
+        if pair is None and not (m.long_form or m.short_form or m.concept):
+            pair = uses.get((m.text, m.type))
+        out.append(m if pair is None else replace(m, long_form=pair[0], short_form=pair[1]))
+    return out

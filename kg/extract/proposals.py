@@ -190,8 +190,13 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
     by_span = {(m.start, m.end): m for m in mentions}
     abbr_sf = {(m.long_form or "").lower(): m for m in mentions if m.rule == "abbreviation" and m.short_form == m.text}
     proposed: dict[tuple[int, int], Mention] = {}
+    long_forms = [m for m in mentions
+                  if m.short_form and " " not in m.short_form and m.long_form == m.text and " " in m.text]
 
     def add(span: Span, type_name: str) -> None:
+        # a name inside a defined long form ("GRAdual" of "GRAdual self-truTHifying (GRATH)") proposes it whole
+        span = next((doc.char_span(m.start, m.end) for m in long_forms
+                     if m.start <= span.start_char and span.end_char <= m.end), None) or span
         text = clean_label(span.text)
         if not text or text in T.NOT_NAMES or _VERSION.match(text):
             return

@@ -12,6 +12,7 @@ modality cues) on ``doc._.candidates``; this stage (``paperkg_resolution``) deci
    component's configuration);
 4. the filters of what is no entity (:func:`keep_mention`, run-in headings, numeric precision, method
    names in passing, methods a task of the paper specialises: :func:`kg.extract.terms.specialised_fields`),
+   the long and short forms of the definitions no rule typed (:func:`kg.extract.abbreviations.paired_mentions`),
    the types of list items (:func:`kg.extract.terms.list_types`) and of names written as datasets'
    (:func:`named_datasets`);
 5. the modalities the paper works with and reports (:mod:`kg.extract.modality`).
@@ -26,6 +27,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from kg.extract import terms as T
+from kg.extract.abbreviations import paired_mentions
 from kg.extract.extensions import register_extensions
 from kg.extract.lexicon import DATASET_NOUNS, WEAK_DATASET_NOUNS
 from kg.extract.modality import in_passing, reported_modalities, working_modalities
@@ -304,7 +306,9 @@ class MentionResolver:
             found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules,
                                scores, self.veto_rules, self.veto_below, text)
         kept = [m for m in resolve_overlaps(found, self.priorities) if keep_mention(m) and not modifier_alone(doc, m)
-                and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)))]
+                and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)
+                                                  or T.hyphen_modifier(doc, m)))]
+        kept = paired_mentions(kept, doc._.abbreviations or [])
         kept = named_datasets(doc, T.list_types(T.specialised_fields(T.specific_tasks(kept), self.labels), text))
         kept = [m for m in kept if not (m.type == "Method" and m.rule == "vocabulary" and in_passing(doc, m))]
         # a set: the two modalities a dataset cues may be reported as one ("lidar" and "point cloud")

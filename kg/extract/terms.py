@@ -506,6 +506,19 @@ def numeric_precision(doc: Doc, m: Mention) -> bool:
     return prev.lower_ in NUMERIC_PRECISION or prev.lower_.endswith("-bit") or bool(re.fullmatch(r"(?i)fp\d+|bf16|int\d+", prev.text))
 
 
+def hyphen_modifier(doc: Doc, m: Mention) -> bool:
+    """Is a one-word lower-case mention the second half of a hyphenated modifier ("low-precision quantized
+    integers", "a high-accuracy classifier", "no-regret learning")? Such a compound says what kind of thing
+    it is, not which quantity is measured."""
+    span = doc.char_span(m.start, m.end)
+    if span is None or len(span) != 1 or span.start < 2 or not span.text.islower():
+        return False
+    hyphen, before = doc[span.start - 1], doc[span.start - 2]
+    # "micro-F1" and "R-precision" name metrics: the modifier is a lower-case word
+    return (hyphen.text == "-" and not hyphen.whitespace_ and not before.whitespace_ and before.is_alpha
+            and before.text.islower() and len(before) > 1)
+
+
 def is_heading(m: Mention, text: str) -> bool:
     """Is the mention a run-in heading ("*Accuracy:* experiments on ...", "Efficiency: ...")? A heading
     names a quality the paper claims, not a metric it reports."""

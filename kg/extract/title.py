@@ -24,6 +24,8 @@ _TITLE_NAME = re.compile(r"^\s*([^:]{1,40}?)\s*:\s+\S")
 _METRIC_WORDS = frozenset({"metric", "measure", "score", "criterion", "index"})
 #: types a paper can propose (a modality is never coined)
 _PROPOSABLE = frozenset({"Method", "Dataset", "Metric", "Task"})
+#: types of what a title that is a mention's name announces (a task there is the paper's problem)
+_TITLED_TYPES = frozenset({"Method", "Dataset", "Metric"})
 
 
 #: how a title's phrase (not a name) starts: a gerund or a function word ("Learning to ...", "Towards ...")
@@ -117,3 +119,34 @@ def with_title_name(extraction: PaperExtraction, title: str | None, abstract: st
         start = title.index(name)
         added = Mention(start, start + len(name), type_name, name, TITLE_RULE, proposed=True, in_title=True)
     return dataclasses.replace(extraction, mentions=sorted([*mentions, added]))
+
+
+def titled_by(title: str, form: str) -> bool:
+    """Is ``title`` the written ``form`` itself, or the form before a colon ("Set Functions for Time Series",
+    "Neural Inverse Knitting: From Images to ...")? Case is ignored: titles are in Title Case."""
+    title, form = title.strip().lower(), form.strip().lower()
+    return bool(form) and title.startswith(form) and title[len(form):].strip()[:1] in {"", ":"}
+
+
+def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperExtraction:
+    """``extraction`` with the method, dataset or metric its ``title`` is made of marked as proposed.
+
+    A title that is the written form of a mention (its text or long form; no vocabulary concept), whole or
+    before a colon, announces the paper's own artifact: the abstract writes "Our method SeFT (Set Functions
+    for Time Series)" under the title "Set Functions for Time Series". On the training split's annotations
+    such titles are the paper's own artifact 138 times and something it uses twice; a task that names a
+    title is the paper's problem, not its artifact, and stays. The paper is named by that mention's short
+    form when the abstract named nothing."""
+    if not title:
+        return extraction
+    marked = [m for m in extraction.mentions
+              if not m.proposed and not m.concept and not m.in_title and m.type in _TITLED_TYPES
+              and any(f and titled_by(title, f) for f in (m.text, m.long_form))]
+    if not marked:
+        return extraction
+    keys = set().union(*map(_names, marked))
+    mentions = sorted(dataclasses.replace(m, proposed=True)
+                      if not m.proposed and not m.concept and m.type in _PROPOSABLE and _names(m) & keys else m
+                      for m in extraction.mentions)
+    first = min(marked)
+    return dataclasses.replace(extraction, mentions=mentions, name=extraction.name or first.short_form or first.text)

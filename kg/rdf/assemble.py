@@ -19,7 +19,7 @@ from typing import BinaryIO, Protocol
 import pyoxigraph as ox
 
 from kg.entity_types import TYPE_NAMES
-from kg.extract.title import with_title_name
+from kg.extract.title import with_title_mention, with_title_name
 from kg.extract.types import PaperExtraction
 from kg.ingest.corpus import Paper
 from kg.rdf.fragments import Fragment, FragmentCache, FragmentMaker, ox_converter, paper_digest, replays
@@ -32,8 +32,10 @@ WINDOW_RECORDS = 4096
 
 
 def with_title(paper: Paper, extraction: PaperExtraction) -> PaperExtraction:
-    """The paper's extraction (of its abstract) with the name its title announces as a proposal."""
-    return with_title_name(extraction, paper.field("title"), paper.abstract)
+    """The paper's extraction (of its abstract) with what its title announces as proposals: the name before a
+    colon (:func:`with_title_name`), the mention the title is made of (:func:`with_title_mention`)."""
+    title = paper.field("title")
+    return with_title_mention(with_title_name(extraction, title, paper.abstract), title)
 
 
 class Extractions(Protocol):
