@@ -508,6 +508,11 @@ def test_a_definition_no_rule_typed_pairs_the_mentions_on_its_sides(nlp):
                      ("Adam", None, None), ("Demons", None, None)]  # another word, another type: unpaired
     # one side without a mention of that type: nothing is paired
     assert paired_mentions([found[1], found[4]], abbrs) == [found[1], found[4]]
+    # the short form written as a mention of another type is not its use; one written before the definition is
+    other = Mention(found[3].start, found[3].end, "Task", "Demon", "model")
+    early = Mention(0, 5, "Method", "Demon", "model")  # a use whose offsets stand before the definition
+    assert [(m.long_form, m.short_form) for m in paired_mentions([early, *found[1:3], other], abbrs)] == [
+        ("decaying momentum", "Demon"), ("decaying momentum", "Demon"), ("decaying momentum", "Demon"), (None, None)]
 
 
 def test_the_paper_is_named_by_the_short_form_of_what_it_proposes_without_a_rule_typing_it(nlp):
@@ -516,6 +521,23 @@ def test_the_paper_is_named_by_the_short_form_of_what_it_proposes_without_a_rule
               "to all future updates. Applying Demon to Adam leads to significantly improved training.")
     assert doc._.paper_name == "Demon"
     assert {(m.text, m.short_form) for m in doc._.proposed} == {("decaying momentum", "Demon"), ("Demon", "Demon")}
+
+
+@pytest.mark.parametrize("text, word, modifier", [
+    ("Sparse and low-precision quantized integers.", "precision", True),
+    ("A high-accuracy classifier.", "accuracy", True),
+    ("We report R-precision on it.", "precision", False),  # a one-letter part: the metric's own name
+    ("We report macro-recall on it.", "recall", False),  # a metric modifier makes the metric's name
+    ("We report test-accuracy on it.", "accuracy", False),
+    ("We report micro-F1 on it.", "F1", False),
+    ("The precision is high.", "precision", False),
+])
+def test_hyphen_modifier(nlp, text, word, modifier):
+    from kg.extract.terms import hyphen_modifier
+
+    doc = nlp(text)
+    start = text.index(word, text.index("-") if "-" in text else 0)
+    assert hyphen_modifier(doc, Mention(start, start + len(word), "Metric", word, "vocabulary")) is modifier
 
 
 @pytest.mark.parametrize("text, metric, kept", [

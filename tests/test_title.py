@@ -109,6 +109,8 @@ def test_no_title_name_no_change() -> None:
     ("Decaying momentum helps neural network training", "decaying momentum", False),  # words follow
     ("Graph U-Nets", "Graph U", False),  # inside a word
     ("Graph U-Nets", "", False),
+    ("Set Functions for Time Series.", "Set Functions for Time Series", True),  # a BibTeX full stop
+    ("Neural Inverse Knitting \u2014 From Images to Instructions", "Neural Inverse Knitting", True),
 ])
 def test_titled_by(title: str, form: str, titled: bool) -> None:
     assert titled_by(title, form) is titled
@@ -130,7 +132,22 @@ def test_the_mention_a_title_is_made_of_is_proposed_and_names_the_paper() -> Non
     assert named.name == "Other"  # the abstract's own name stays
 
 
+def test_a_title_made_of_a_long_form_names_the_paper_by_its_short_form() -> None:
+    long_only = [SEFT[1], SEFT[3]]
+    out = with_title_mention(PaperExtraction(mentions=long_only), "Set Functions for Time Series")
+    assert out.name == "SeFT" and [m.proposed for m in out.mentions] == [True, False]
+
+
+def test_a_task_of_the_titles_name_stays_a_task_not_a_proposal() -> None:
+    mentions = [Mention(0, 24, "Method", "Temporal Graph Reasoning", "model"),
+                Mention(60, 84, "Task", "temporal graph reasoning", "model")]
+    out = with_title_mention(PaperExtraction(mentions=mentions), "Temporal Graph Reasoning")
+    assert [(m.type, m.proposed) for m in out.mentions] == [("Method", True), ("Task", False)]
+
+
 @pytest.mark.parametrize("title, mentions", [
+    ("Graph Prompt Learning: A Comprehensive Survey and Beyond",
+     [Mention(0, 21, "Method", "graph prompt learning", "model")]),  # a survey introduces nothing
     ("Set Functions for Time Series and More", SEFT),  # the title says more than the name
     ("Time Series Forecasting", [Mention(0, 23, "Task", "time series forecasting", "model")]),  # the problem
     ("Gaussian Processes", [Mention(0, 18, "Method", "Gaussian processes", "vocabulary",

@@ -176,12 +176,14 @@ class AbbreviationDetector:
 def paired_mentions(mentions: list[Mention], abbrs: list[Abbreviation]) -> list[Mention]:
     """``mentions`` with the definitions no rule typed paired: where one type's mentions stand on both sides
     of "long form (SF)" without forms of their own ("a decaying momentum (Demon) rule", both found by the
-    tagger), both, and the later mentions written as the short form, carry the long and short forms."""
+    tagger), both, and the other mentions of that type written as the short form (uses, before or after the
+    definition), carry the long and short forms."""
     at = {(m.start, m.end, m.type): m for m in mentions if not (m.long_form or m.short_form or m.concept)}
+    kinds = sorted({m.type for m in mentions})
     forms: dict[tuple[int, int, str], tuple[str, str]] = {}
     uses: dict[tuple[str, str], tuple[str, str]] = {}
     for a in abbrs:
-        for kind in {m.type for m in mentions}:
+        for kind in kinds:
             long, short = (a.long.start_char, a.long.end_char, kind), (a.short.start_char, a.short.end_char, kind)
             if long in at and short in at:
                 pair = (at[long].text, at[short].text)

@@ -191,7 +191,8 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
     abbr_sf = {(m.long_form or "").lower(): m for m in mentions if m.rule == "abbreviation" and m.short_form == m.text}
     proposed: dict[tuple[int, int], Mention] = {}
     long_forms = [m for m in mentions
-                  if m.short_form and " " not in m.short_form and m.long_form == m.text and " " in m.text]
+                  if m.short_form and " " not in m.short_form and m.long_form == m.text and " " in m.text
+                  and not m.concept]
 
     def add(span: Span, type_name: str) -> None:
         # a name inside a defined long form ("GRAdual" of "GRAdual self-truTHifying (GRATH)") proposes it whole

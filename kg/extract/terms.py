@@ -12,8 +12,8 @@ from spacy.tokens import Doc, Span, Token
 
 from kg.extract.abbreviations import Abbreviation
 from kg.extract.lexicon import (DATASET_NOUNS, EITHER_HEADS, EVALUATIVE, GENERIC_HEADS, GENERIC_METHOD_TERMS,
-                                GENERIC_MODIFIERS, KIND_HEADS, LEARNING_SETTINGS, METHOD_HEADS, NOT_NAMES,
-                                NUMERIC_PRECISION, RESULT_NOUNS, TASK_HEADS, TECHNICAL_ADJECTIVES, WEAK_DATASET_NOUNS,
+                                GENERIC_MODIFIERS, KIND_HEADS, LEARNING_SETTINGS, METHOD_HEADS, METRIC_MODIFIERS,
+                                NOT_NAMES, NUMERIC_PRECISION, RESULT_NOUNS, TASK_HEADS, TECHNICAL_ADJECTIVES, WEAK_DATASET_NOUNS,
                                 WEAK_TASK_HEADS)
 from kg.extract.tokenizer import LATEX_GROUP
 from kg.extract.types import Mention
@@ -514,9 +514,10 @@ def hyphen_modifier(doc: Doc, m: Mention) -> bool:
     if span is None or len(span) != 1 or span.start < 2 or not span.text.islower():
         return False
     hyphen, before = doc[span.start - 1], doc[span.start - 2]
-    # "micro-F1" and "R-precision" name metrics: the modifier is a lower-case word
+    # "micro-F1" and "R-precision" name metrics: the modifier is a lower-case word, and not one that makes a
+    # metric's name ("macro-recall", "test-accuracy")
     return (hyphen.text == "-" and not hyphen.whitespace_ and not before.whitespace_ and before.is_alpha
-            and before.text.islower() and len(before) > 1)
+            and before.text.islower() and len(before) > 1 and before.lower_ not in METRIC_MODIFIERS)
 
 
 def is_heading(m: Mention, text: str) -> bool:

@@ -26,6 +26,10 @@ _METRIC_WORDS = frozenset({"metric", "measure", "score", "criterion", "index"})
 _PROPOSABLE = frozenset({"Method", "Dataset", "Metric", "Task"})
 #: types of what a title that is a mention's name announces (a task there is the paper's problem)
 _TITLED_TYPES = frozenset({"Method", "Dataset", "Metric"})
+#: what may follow a name that a title is made of: nothing, or the colon or dash before a subtitle
+_AFTER_TITLE_NAME = frozenset({"", ":", "\u2013", "\u2014"})
+#: a subtitle that says the paper surveys its lead phrase ("X: A Comprehensive Survey"): it introduces nothing
+_SURVEY = re.compile(r"(?i)\b(?:survey|review|overview|tutorial|primer|perspective)\b")
 
 
 #: how a title's phrase (not a name) starts: a gerund or a function word ("Learning to ...", "Towards ...")
@@ -122,10 +126,11 @@ def with_title_name(extraction: PaperExtraction, title: str | None, abstract: st
 
 
 def titled_by(title: str, form: str) -> bool:
-    """Is ``title`` the written ``form`` itself, or the form before a colon ("Set Functions for Time Series",
-    "Neural Inverse Knitting: From Images to ...")? Case is ignored: titles are in Title Case."""
-    title, form = title.strip().lower(), form.strip().lower()
-    return bool(form) and title.startswith(form) and title[len(form):].strip()[:1] in {"", ":"}
+    """Is ``title`` the written ``form`` itself, or the form before a colon or a dash ("Set Functions for
+    Time Series.", "Neural Inverse Knitting: From Images to ...")? Case is ignored: titles are in Title Case."""
+    title, form = title.strip().rstrip(".").lower(), form.strip().lower()
+    return bool(form) and title.startswith(form) and title[len(form):].strip()[:1] in _AFTER_TITLE_NAME
+
 
 
 def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperExtraction:
@@ -134,10 +139,11 @@ def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperE
     A title that is the written form of a mention (its text or long form; no vocabulary concept), whole or
     before a colon, announces the paper's own artifact: the abstract writes "Our method SeFT (Set Functions
     for Time Series)" under the title "Set Functions for Time Series". On the training split's annotations
-    such titles are the paper's own artifact 138 times and something it uses twice; a task that names a
-    title is the paper's problem, not its artifact, and stays. The paper is named by that mention's short
-    form when the abstract named nothing."""
-    if not title:
+    such titles are the paper's own artifact 138 times and something it uses twice. A task of that name is
+    the paper's problem, not its artifact, and stays one; so does the lead phrase of a survey ("Graph Prompt
+    Learning: A Comprehensive Survey"). The paper is named by the mention's short form (else its text) when
+    the abstract named nothing."""
+    if not title or _SURVEY.search(title.partition(":")[2]):
         return extraction
     marked = [m for m in extraction.mentions
               if not m.proposed and not m.concept and not m.in_title and m.type in _TITLED_TYPES
@@ -146,7 +152,7 @@ def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperE
         return extraction
     keys = set().union(*map(_names, marked))
     mentions = sorted(dataclasses.replace(m, proposed=True)
-                      if not m.proposed and not m.concept and m.type in _PROPOSABLE and _names(m) & keys else m
+                      if not m.proposed and not m.concept and m.type in _TITLED_TYPES and _names(m) & keys else m
                       for m in extraction.mentions)
-    first = min(marked)
-    return dataclasses.replace(extraction, mentions=mentions, name=extraction.name or first.short_form or first.text)
+    name = next((m.short_form for m in sorted(marked) if m.short_form), min(marked).text)
+    return dataclasses.replace(extraction, mentions=mentions, name=extraction.name or name)
