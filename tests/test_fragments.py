@@ -55,8 +55,10 @@ def test_a_new_paper_defining_an_abbreviation_joins_the_old_papers_entity(tmp_pa
     build([first, second], tmp_path / "cold", views=False, cache=False)
     assert (tmp_path / "inc" / "kg.ttl").read_bytes() == (tmp_path / "cold" / "kg.ttl").read_bytes()
     graph = to_memory(load_graph(tmp_path / "inc" / "kg.ttl"))
-    used = [set(graph.objects(paper_iri(text), KG.usesMethod)) for text in (old, new)]
-    assert used[0] & used[1], "the old and the new paper should share the QLMP entity"
+    # the new paper proposes QLMP ("We propose ... (QLMP)"), the old one uses it: one entity
+    linked = [set(graph.objects(paper_iri(text), KG.usesMethod)) | set(graph.objects(paper_iri(text), KG.proposes))
+              for text in (old, new)]
+    assert linked[0] & linked[1], "the old and the new paper should share the QLMP entity"
 
 
 def test_the_digest_changes_with_the_entity_a_mention_resolved_to():
