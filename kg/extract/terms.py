@@ -13,8 +13,8 @@ from spacy.tokens import Doc, Span, Token
 from kg.extract.abbreviations import Abbreviation
 from kg.extract.lexicon import (DATASET_NOUNS, EITHER_HEADS, EVALUATIVE, GENERIC_HEADS, GENERIC_METHOD_TERMS,
                                 GENERIC_MODIFIERS, KIND_HEADS, LEARNING_SETTINGS, METHOD_HEADS, METRIC_MODIFIERS,
-                                NOT_NAMES, NUMERIC_PRECISION, RESULT_NOUNS, TASK_HEADS, TECHNICAL_ADJECTIVES, WEAK_DATASET_NOUNS,
-                                WEAK_TASK_HEADS)
+                                NOT_NAMES, NUMERIC_PRECISION, RESULT_NOUNS, TASK_HEADS, TECHNICAL_ADJECTIVES,
+                                WEAK_DATASET_NOUNS, WEAK_TASK_HEADS)
 from kg.extract.tokenizer import LATEX_GROUP
 from kg.extract.types import Mention
 from kg.keys import clean_label, norm_key, singular

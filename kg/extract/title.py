@@ -132,12 +132,11 @@ def titled_by(title: str, form: str) -> bool:
     return bool(form) and title.startswith(form) and title[len(form):].strip()[:1] in _AFTER_TITLE_NAME
 
 
-
 def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperExtraction:
     """``extraction`` with the method, dataset or metric its ``title`` is made of marked as proposed.
 
     A title that is the written form of a mention (its text or long form; no vocabulary concept), whole or
-    before a colon, announces the paper's own artifact: the abstract writes "Our method SeFT (Set Functions
+    before a colon or a dash (:func:`titled_by`), announces the paper's own artifact: the abstract writes "Our method SeFT (Set Functions
     for Time Series)" under the title "Set Functions for Time Series". On the training split's annotations
     such titles are the paper's own artifact 138 times and something it uses twice. A task of that name is
     the paper's problem, not its artifact, and stays one; so does the lead phrase of a survey ("Graph Prompt
