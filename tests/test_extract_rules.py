@@ -486,14 +486,9 @@ DEMON = ("Momentum is a simple technique. We propose a decaying momentum (Demon)
 
 
 def test_a_definition_no_rule_typed_pairs_the_mentions_on_its_sides(nlp):
-    from kg.extract.abbreviations import find_abbreviations, paired_mentions
+    from kg.extract.abbreviations import paired_mentions
 
-    doc = nlp.make_doc(DEMON)
-    for _name, proc in nlp.pipeline:  # the parses the abbreviation finder reads (sentences)
-        if _name == "paperkg_abbreviations":
-            break
-        doc = proc(doc)
-    abbrs = find_abbreviations(doc)
+    abbrs = nlp(DEMON)._.abbreviations
     at = {text: DEMON.index(text) for text in ("decaying momentum", "Momentum", "Adam")}
     found = [Mention(at["Momentum"], at["Momentum"] + 8, "Method", "Momentum", "model"),
              Mention(at["decaying momentum"], at["decaying momentum"] + 17, "Method", "decaying momentum", "model"),
