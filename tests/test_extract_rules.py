@@ -552,3 +552,19 @@ def test_a_name_inside_a_defined_long_form_proposes_the_long_form(nlp):
     assert {m.text for m in ex.mentions if "GRA" in m.text or "truTH" in m.text} == {
         "GRAdual self-truTHifying", "GRATH"}
     assert all(m.proposed for m in ex.mentions if "GRA" in m.text)
+
+
+@pytest.mark.parametrize("text, word, extended", [
+    ("We report the worst-class accuracy of each model.", "accuracy", "worst-class accuracy"),
+    ("We report the average accuracy of each model.", "accuracy", "average accuracy"),
+    ("Our method reaches competitive accuracy on all tasks.", "accuracy", "accuracy"),  # a judgement, not a name
+    ("The algorithm enjoys sublinear regret in every round.", "regret", "regret"),
+    ("Pruning it without degrading accuracy is hard.", "accuracy", "accuracy"),
+])
+def test_a_vocabulary_metric_extends_only_over_the_modifiers_that_name_a_metric(nlp, text, word, extended):
+    from kg.extract.terms import extend_metric
+
+    doc = nlp(text)
+    start = text.index(word)
+    m = extend_metric(doc, Mention(start, start + len(word), "Metric", word, "vocabulary"))
+    assert m.text == extended and m.end == start + len(word)

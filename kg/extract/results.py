@@ -25,7 +25,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.extensions import register_extensions
-from kg.extract.lexicon import CHANGE_NOUNS, FILL_AFTER, FILL_BEFORE, FROM_FILLERS, METRIC_MODIFIERS
+from kg.extract.lexicon import CHANGE_NOUNS, FILL_AFTER, FILL_BEFORE, FROM_FILLERS
+from kg.extract.terms import metric_modifiers_start
 from kg.extract.types import Mention, ResultClaim
 from kg.extract.vocab import METRIC_PLURAL, VOCABULARY_SPANS, Vocabulary, load_vocabulary
 
@@ -140,17 +141,6 @@ def metric_hits(doc: Doc, vocabulary: Vocabulary) -> list[tuple[str, int, int]]:
     return out
 
 
-def _extend_left(doc: Doc, start: int, floor: int) -> int:
-    while start > floor:
-        prev = doc[start - 1]
-        low = prev.lower_
-        if low in METRIC_MODIFIERS or (prev.text == "-" and start - 2 >= floor and doc[start - 2].lower_ in METRIC_MODIFIERS):
-            start -= 1
-            continue
-        break
-    return start
-
-
 def metric_spans(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Mention]) -> list[MetricSpan]:
     """Metric names in ``doc``: vocabulary hits and Metric mentions, longest first on overlap, modifiers kept."""
     cands: list[MetricSpan] = []
@@ -170,7 +160,7 @@ def metric_spans(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
     out = []
     for k in sorted(kept, key=lambda k: k.start):
         floor = max((o.end for o in out), default=doc[k.start].sent.start)
-        s = _extend_left(doc, k.start, floor)
+        s = metric_modifiers_start(doc, k.start, floor)
         text = doc[s : k.end].text if s < k.start else k.text
         out.append(MetricSpan(s, k.end, text, k.concept))
     return out

@@ -348,14 +348,22 @@ def name_candidates(doc: Doc) -> Iterator[Span]:
         yield doc[word.start : end]
 
 
-#: words that say how a gain is counted, not which metric it is ("relative pass@1 improvements")
-_GAIN_WORDS = frozenset({"relative", "absolute"})
-#: Modifiers that make a metric a different, named metric ("worst-class accuracy", "average reward")
-_METRIC_MODIFIER_POS = {"ADJ", "NOUN", "PROPN", "VERB"}
+def metric_modifiers_start(doc: Doc, start: int, floor: int) -> int:
+    """Where the modifiers that name a different metric ("worst-class", "top-1", "average") begin before
+    token ``start``, at ``floor`` at the earliest (``start`` itself when there are none)."""
+    while start > floor:
+        prev = doc[start - 1]
+        if prev.lower_ in METRIC_MODIFIERS or (prev.text == "-" and start - 2 >= floor
+                                               and doc[start - 2].lower_ in METRIC_MODIFIERS):
+            start -= 1
+            continue
+        break
+    return start
 
 
 def extend_metric(doc: Doc, m: Mention) -> Mention:
-    """Extend a one-word vocabulary metric over its modifiers: "accuracy" -> "worst class accuracy".
+    """Extend a one-word vocabulary metric over the modifiers that make it a named metric of its own:
+    "accuracy" -> "worst-class accuracy", never "competitive accuracy" or "sublinear regret".
 
     The extended metric is its own entity (no vocabulary concept): "average accuracy" is not "accuracy".
     """
@@ -364,18 +372,8 @@ def extend_metric(doc: Doc, m: Mention) -> Mention:
     span = doc.char_span(m.start, m.end, alignment_mode="expand")
     if span is None or len(span) != 1 or not span.text.islower():
         return m
-    start = span.start
-    while start > 0 and start > span.sent.start:
-        prev = doc[start - 1]
-        if prev.is_alpha and prev.pos_ in _METRIC_MODIFIER_POS and prev.lower_ not in GENERIC_MODIFIERS and prev.lower_ not in EVALUATIVE \
-                and prev.lower_ not in _GAIN_WORDS and prev.tag_ not in {"JJR", "RBR"} \
-                and prev.dep_ in {"amod", "compound", "nmod"} and prev.head.i >= span.start and not prev.is_stop:
-            start -= 1
-        elif prev.text == "-" and start - 2 >= span.sent.start and not doc[start - 2].whitespace_:
-            start -= 1
-        else:
-            break
-    if start == span.start or doc[start].text == "-":
+    start = metric_modifiers_start(doc, span.start, span.sent.start)
+    if start == span.start:
         return m
     ext = doc[start : span.end]
     return Mention(ext.start_char, ext.end_char, "Metric", clean_label(ext.text), "metric-phrase")
