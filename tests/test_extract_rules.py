@@ -560,6 +560,16 @@ def test_a_name_inside_a_defined_long_form_proposes_the_long_form(nlp):
     ("Our method reaches competitive accuracy on all tasks.", "accuracy", "accuracy"),  # a judgement, not a name
     ("The algorithm enjoys sublinear regret in every round.", "regret", "regret"),
     ("Pruning it without degrading accuracy is hard.", "accuracy", "accuracy"),
+    # a modifier is a whole word, taken whole or not at all
+    ("The algorithm enjoys sub-linear regret in every round.", "regret", "regret"),  # not "linear regret"
+    ("It keeps non-robust accuracy high.", "accuracy", "accuracy"),  # not "robust accuracy"
+    ("We report per-class recall and zero-shot accuracy.", "recall", "per-class recall"),
+    ("We report per-class recall and zero-shot accuracy.", "accuracy", "zero-shot accuracy"),
+    ("We report (top-1 accuracy) on it.", "accuracy", "top-1 accuracy"),
+    ("The robust - accuracy is high.", "accuracy", "accuracy"),  # a spaced dash joins nothing
+    # a judgement or a verb is no part of the name
+    ("It achieves the best accuracy.", "accuracy", "accuracy"),
+    ("We test latency on a phone.", "latency", "latency"),
 ])
 def test_a_vocabulary_metric_extends_only_over_the_modifiers_that_name_a_metric(nlp, text, word, extended):
     from kg.extract.terms import extend_metric

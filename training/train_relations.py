@@ -9,8 +9,9 @@ candidate pairs of :mod:`kg.extract.relation_model` from the pipeline's own ment
 pipeline``, what ships: train and test candidates then look alike), from the annotated spans (``gold``)
 or both; label each pair with the annotated relation facts (a fact names a pair when its subject's and
 object's labels are among the pair's written forms, folded as ``training.evaluate`` folds them), NONE
-otherwise; fit the weights by L-BFGS with an L2 penalty; choose the threshold and which rule relations to
-keep on the dev split; print the dev and test table (facts P / R / F1, matched as ``training.evaluate``
+otherwise; fit the weights by L-BFGS with an L2 penalty; judge each relation rule's precision on the
+train and dev splits together (the rules are not fitted, and on dev alone some write a handful of facts);
+choose the threshold and whether to keep every rule, the precise ones or none on the dev split; print the dev and test table (facts P / R / F1, matched as ``training.evaluate``
 matches them, before the graph: the figures to report come from ``training.evaluate``). The test split
 is read only to print its row.
 """
@@ -209,6 +210,7 @@ def train(corpus: Path, output: Path, annotations: Path = ANNOTATIONS, *, candid
     rules = _rule_names(docs)
 
     def figures(split: str, threshold: float | None, keep: frozenset[str] | None):
+        assert threshold is None or "train" not in split, "the model scored no train-split candidate"
         pred, gold = [], []
         for e, d, mentions, found in [x for part in split.split("+") for x in scored[part]]:
             mine = [r for r in found if threshold is not None and r.confidence >= threshold]

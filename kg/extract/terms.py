@@ -348,22 +348,45 @@ def name_candidates(doc: Doc) -> Iterator[Span]:
         yield doc[word.start : end]
 
 
-def metric_modifiers_start(doc: Doc, start: int, floor: int) -> int:
-    """Where the modifiers that name a different metric ("worst-class", "top-1", "average") begin before
-    token ``start``, at ``floor`` at the earliest (``start`` itself when there are none)."""
+def _word_before(doc: Doc, start: int, floor: int) -> Span | None:
+    """The whole word right before token ``start``: the tokens written without a space between them
+    ("worst-class", "top-1"), from ``floor`` at the earliest, without an opening bracket or quote glued to
+    it; None where there is no such word, or only part of one (a dangling or spaced hyphen)."""
+    j = start - 1
+    if j < floor or (doc[j].is_punct and doc[j].text != "-"):
+        return None
+    while j > floor and not doc[j - 1].whitespace_ and (doc[j - 1].text == "-" or not doc[j - 1].is_punct):
+        j -= 1
+    if doc[j].text == "-" or (j > 0 and doc[j - 1].text == "-" and not doc[j - 1].whitespace_):
+        return None  # "- accuracy", or the floor cut a hyphenated word
+    return doc[j:start]
+
+
+def metric_modifiers_start(doc: Doc, start: int, floor: int, alone_stop: frozenset[str] = frozenset(),
+                           attached: bool = False) -> int:
+    """Where the modifiers that name a different metric ("worst-class", "top-1", "zero-shot", "average")
+    begin before token ``start``, at ``floor`` at the earliest (``start`` itself when there are none).
+
+    A modifier is a whole word, taken whole or not at all: "sub-linear" is no "linear". A word of
+    ``alone_stop`` stops the extension unless it is hyphenated; with ``attached``, so does a one-token
+    word the parser reads as a verb ("we test latency")."""
     while start > floor:
-        prev = doc[start - 1]
-        if prev.lower_ in METRIC_MODIFIERS or (prev.text == "-" and start - 2 >= floor
-                                               and doc[start - 2].lower_ in METRIC_MODIFIERS):
-            start -= 1
-            continue
-        break
+        word = _word_before(doc, start, floor)
+        if word is None:
+            break
+        pieces = [t.lower_ for t in word if t.text != "-"]
+        if not (word.text.lower() in METRIC_MODIFIERS or (pieces and all(p in METRIC_MODIFIERS for p in pieces))):
+            break
+        if len(word) == 1 and (word.text.lower() in alone_stop or (attached and word[0].pos_ in {"VERB", "AUX"})):
+            break
+        start = word.start
     return start
 
 
 def extend_metric(doc: Doc, m: Mention) -> Mention:
     """Extend a one-word vocabulary metric over the modifiers that make it a named metric of its own:
-    "accuracy" -> "worst-class accuracy", never "competitive accuracy" or "sublinear regret".
+    "accuracy" -> "worst-class accuracy", "zero-shot accuracy", never "competitive accuracy", "the best
+    accuracy" or "sub-linear regret".
 
     The extended metric is its own entity (no vocabulary concept): "average accuracy" is not "accuracy".
     """
@@ -372,7 +395,7 @@ def extend_metric(doc: Doc, m: Mention) -> Mention:
     span = doc.char_span(m.start, m.end, alignment_mode="expand")
     if span is None or len(span) != 1 or not span.text.islower():
         return m
-    start = metric_modifiers_start(doc, span.start, span.sent.start)
+    start = metric_modifiers_start(doc, span.start, span.sent.start, GENERIC_MODIFIERS, attached=True)
     if start == span.start:
         return m
     ext = doc[start : span.end]
