@@ -11,9 +11,9 @@ or both; label each pair with the annotated relation facts (a fact names a pair 
 object's labels are among the pair's written forms, folded as ``training.evaluate`` folds them), NONE
 otherwise; fit the weights by L-BFGS with an L2 penalty; judge each relation rule's precision on the
 train and dev splits together (the rules are not fitted, and on dev alone some write a handful of facts);
-choose the threshold and whether to keep every rule, the precise ones or none on the dev split; print the dev and test table (facts P / R / F1, matched as ``training.evaluate``
-matches them, before the graph: the figures to report come from ``training.evaluate``). The test split
-is read only to print its row.
+choose the threshold and whether to keep every rule, the precise ones or none on the dev split; print the
+dev and test table (facts P / R / F1, matched as ``training.evaluate`` matches them, before the graph: the
+figures to report come from ``training.evaluate``). The test split is read only to print its row.
 """
 from __future__ import annotations
 
