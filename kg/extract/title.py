@@ -136,12 +136,12 @@ def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperE
     """``extraction`` with the method, dataset or metric its ``title`` is made of marked as proposed.
 
     A title that is the written form of a mention (its text or long form; no vocabulary concept), whole or
-    before a colon or a dash (:func:`titled_by`), announces the paper's own artifact: the abstract writes "Our method SeFT (Set Functions
-    for Time Series)" under the title "Set Functions for Time Series". On the training split's annotations
-    such titles are the paper's own artifact 138 times and something it uses twice. A task of that name is
-    the paper's problem, not its artifact, and stays one; so does the lead phrase of a survey ("Graph Prompt
-    Learning: A Comprehensive Survey"). The paper is named by the mention's short form (else its text) when
-    the abstract named nothing."""
+    before a colon or a dash (:func:`titled_by`), announces the paper's own artifact: the abstract writes
+    "Our method SeFT (Set Functions for Time Series)" under the title "Set Functions for Time Series". On the
+    training split's annotations such titles are the paper's own artifact 138 times and something it uses
+    twice. A task of that name is the paper's problem, not its artifact, and stays one; so does the lead
+    phrase of a survey ("Graph Prompt Learning: A Comprehensive Survey"). The paper is named by the
+    mention's short form (else its text) when the abstract named nothing."""
     if not title or _SURVEY.search(title.partition(":")[2]):
         return extraction
     marked = [m for m in extraction.mentions
