@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from spacy.pipeline import SpanRuler
 
 from kg.extract.vocab import (METRIC_PLURAL, RULERS, VOCABULARY_SPANS, Term, load_vocabulary, mention_forms,
@@ -136,6 +138,54 @@ dataset:x a skos:Concept, kg:Dataset ; skos:prefLabel "X" ; kg:dataModality meth
 method:y a skos:Concept, kg:Method ; skos:prefLabel "Y" .
 """, encoding="utf-8")
     with pytest.raises(OntologyError, match=r"dataset/x kg:dataModality .*method/y.*ontology/vocab/"):
+        load_vocabulary((path,))
+
+
+def test_a_field_that_is_also_a_technique_takes_the_taggers_reading_once_per_paper(nlp):
+    """as_read and with_model: "reinforcement learning" (kg:alsoReadAs kg:Task) is the Task where more of the
+    tagger's spans on its vocabulary mentions read a Task than a Method: every mention of the concept and
+    the abbreviation it defines, without the Method concept; a tie keeps the Method; a concept without a
+    second reading keeps its type whatever the tagger says."""
+    from kg.extract.resolution import as_read, with_model
+    from kg.extract.types import Mention
+
+    text = "Reinforcement learning (RL) is hard, so we study reinforcement learning with a transformer."
+    doc = nlp.make_doc(text)
+    vocabulary = load_vocabulary()
+    rl, transformer = (vocabulary.concepts[f"https://w3id.org/paperkg/id/method/{n}"] for n in
+                       ("reinforcement-learning", "transformer"))
+    assert rl.also_read_as == ("Task",) and transformer.also_read_as == ()
+    readings = {c.iri: c.also_read_as for c in vocabulary.concepts.values() if c.also_read_as}
+
+    def at(form, rule, n=0, concept=None, **forms):
+        start = text.lower().index(form.lower(), text.lower().index(form.lower()) + 1 if n else 0)
+        return Mention(start, start + len(form), "Method", text[start:start + len(form)], rule, concept, **forms)
+
+    found = [at("reinforcement learning", "vocabulary", 0, rl.iri),
+             at("RL", "abbreviation", 0, None, long_form="Reinforcement learning", short_form="RL"),
+             at("reinforcement learning", "vocabulary", 1, rl.iri),
+             at("transformer", "vocabulary", 0, transformer.iri)]
+    spans = [(m.start, m.end, "Task", 0.9) for m in (found[0], found[2], found[3])]
+    got = sorted((m.text, m.type, m.concept) for m in with_model(found, spans, doc, frozenset(), readings=readings)
+                 if m.rule != "model")
+    assert got == [("RL", "Task", None), ("Reinforcement learning", "Task", None),
+                   ("reinforcement learning", "Task", None), ("transformer", "Method", transformer.iri)]
+    tie = spans[:1] + [(found[2].start, found[2].end, "Method", 0.9)]
+    assert as_read(found, tie, readings) == found
+    assert as_read(found, [(found[0].start, found[0].end, "Metric", 0.9)], readings) == found  # not allowed
+    assert as_read(found, [], readings) == found
+
+
+def test_also_read_as_must_name_another_entity_class(tmp_path):
+    from kg.errors import OntologyError
+
+    path = tmp_path / "bad.ttl"
+    path.write_text("""@prefix kg: <https://w3id.org/paperkg/ontology#> .
+@prefix method: <https://w3id.org/paperkg/id/method/> .
+@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+method:y a skos:Concept, kg:Method ; skos:prefLabel "Y" ; kg:alsoReadAs kg:Method .
+""", encoding="utf-8")
+    with pytest.raises(OntologyError, match=r"method/y kg:alsoReadAs Method: .*ontology/vocab/"):
         load_vocabulary((path,))
 
 

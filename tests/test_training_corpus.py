@@ -222,3 +222,19 @@ def test_relation_facts_are_scored_per_paper_by_folded_labels(tmp_path):
                                                          ["GraphMix", "evaluatedOn", "Cora"]]}}]
     got = relation_scores(entries, {"p1": text}, graph)
     assert (got["tp"], got["fp"], got["fn"]) == (1, 1, 1)
+
+
+def test_the_vocabulary_states_the_two_readings_the_train_split_annotates():
+    """Every Method or Task concept the train split annotates as the other type in a fifth or more of its
+    abstracts says so with kg:alsoReadAs, and no other concept does (``python -m training.corpus readings``)."""
+    from kg.extract.vocab import load_vocabulary
+    from training.corpus import two_readings
+
+    train = [e for _, _, e in read_standoff(sorted(ANNOTATIONS.glob("*.jsonl"))) if e["split"] == "train"]
+    lines = two_readings(train)
+    assert len(lines) >= 10 and not [line for line in lines if line.endswith("NOT STATED")]
+    stated = {c.iri for c in load_vocabulary().concepts.values() if c.also_read_as}
+    assert {line.split("\t")[0] for line in lines} == stated
+    assert two_readings([{"annotation": {"methods": [{"label": "reinforcement learning", "aliases": ["RL"]}],
+                                         "tasks": [{"label": "RL", "aliases": []}]}}], least=1) == [
+        "https://w3id.org/paperkg/id/method/reinforcement-learning\tMethod 1, Task 1\tkg:alsoReadAs Task"]

@@ -10,6 +10,7 @@ text is caught.
     python -m training.corpus import  --corpus ... ANNOTATIONS.jsonl -o training/annotations/NAME.jsonl
     python -m training.corpus gold    --corpus ... --split test -o /tmp/gold_test.json
     python -m training.corpus stats
+    python -m training.corpus readings
 """
 from __future__ import annotations
 
@@ -218,6 +219,36 @@ def as_gold(entries: list[dict[str, Any]]) -> dict[str, Any]:
     return {"papers": papers}
 
 
+def two_readings(entries: list[dict[str, Any]], least: int = 7, share: float = 0.2) -> list[str]:
+    """The Method, Task and Metric vocabulary concepts the ``entries`` annotate as another of the three types
+    in at least ``share`` of the (at least ``least``) abstracts that annotate them: the concepts whose
+    ``kg:alsoReadAs`` lets the tagger's reading decide. One line each, marked where the vocabulary says so."""
+    from kg.extract.vocab import load_vocabulary
+    from kg.keys import norm_key
+
+    kinds = ("Method", "Task", "Metric")
+    concepts = {c.iri: c for c in load_vocabulary().concepts.values() if c.type in kinds}
+    of_form = {norm_key(f): iri for iri, c in concepts.items() for f in (c.label, *c.alt_labels)}
+    counts: dict[str, Counter] = {iri: Counter() for iri in concepts}
+    for entry in entries:
+        read = {(of_form.get(norm_key(form)), t) for form, t, proposed in typed_forms(entry["annotation"])
+                if not proposed and t in kinds}
+        for iri, t in read:
+            if iri is not None:
+                counts[iri][t] += 1
+    out = []
+    for iri, c in sorted(counts.items(), key=lambda kv: (-sum(kv[1].values()), kv[0])):
+        own, total = concepts[iri].type, sum(c.values())
+        others = [t for t in kinds if t != own and c[t] >= share * total]
+        if total >= least and others:
+            missing = [t for t in others if t not in concepts[iri].also_read_as]
+            stated = f"NOT STATED: kg:alsoReadAs {', '.join(missing)}" if missing else \
+                "kg:alsoReadAs " + ", ".join(others)
+            read_as = ", ".join(f"{t} {c[t]}" for t in kinds if c[t])
+            out.append(f"{iri}\t{read_as}\t{stated}")
+    return out
+
+
 def _annotation_files() -> list[Path]:
     return sorted(ANNOTATIONS.glob("*.jsonl"))
 
@@ -225,9 +256,9 @@ def _annotation_files() -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.corpus", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("check", "import", "gold", "stats"):
+    for name in ("check", "import", "gold", "stats", "readings"):
         cmd = sub.add_parser(name)
-        if name != "stats":
+        if name not in {"stats", "readings"}:
             cmd.add_argument("--corpus", type=Path, required=True,
                              help="the corpus JSONL(.gz) holding the texts")
         if name == "check":
@@ -254,6 +285,11 @@ def _run(args: argparse.Namespace) -> int:
         types = Counter(s[2] for e in entries for s in e["spans"])
         print(f"{len(entries)} annotated abstracts: " + ", ".join(f"{k} {splits[k]}" for k, _ in SPLITS))
         print("spans: " + ", ".join(f"{k} {v}" for k, v in sorted(types.items())))
+        return 0
+    if args.command == "readings":
+        entries = [e for _, _, e in read_standoff(_annotation_files()) if e["split"] == "train"]
+        for line in two_readings(entries):
+            print(line)
         return 0
     if args.command == "import":
         rows = [json.loads(line) for line in args.source.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -20,6 +20,7 @@ modality cues) on ``doc._.candidates``; this stage (``paperkg_resolution``) deci
 from __future__ import annotations
 
 import re
+from collections import Counter, defaultdict
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -109,22 +110,54 @@ def named_dataset_phrase(text: str) -> bool:
     return last in DATASET_NOUNS and last.rstrip("s") not in WEAK_DATASET_NOUNS and any(map(T.is_name, words[:-1]))
 
 
+def as_read(found: list[Mention], spans: list, readings: dict[str, tuple[str, ...]]) -> list[Mention]:
+    """``found`` with each concept of two ``readings`` (concept IRI -> the other types its forms may name)
+    typed as the tagger reads it in this paper: where more of the tagger's spans on the very characters of
+    the concept's vocabulary mentions say another allowed type than say the concept's own ("reinforcement
+    learning" the paper works on is a Task), those mentions, and the abbreviations they define, take that
+    type without the concept. One reading per paper, as an annotator picks one."""
+    tagged = {(sp[0], sp[1]): sp[2] for sp in spans}
+    votes: dict[str, Counter] = defaultdict(Counter)
+    for m in found:
+        if m.rule == "vocabulary" and m.concept in readings and (m.start, m.end) in tagged:
+            votes[m.concept][tagged[(m.start, m.end)]] += 1
+    own = {m.concept: m.type for m in found if m.concept in votes}
+    read = {iri: max(readings[iri], key=lambda t: c[t]) for iri, c in votes.items()}
+    read = {iri: t for iri, t in read.items() if votes[iri][t] > votes[iri][own[iri]]}
+    if not read:
+        return found
+    defined = {(m.text.lower(), m.type): read[m.concept] for m in found if m.concept in read}
+    out = []
+    for m in found:
+        if m.concept in read:
+            m = replace(m, type=read[m.concept], concept=None)
+        elif m.rule.startswith("abbreviation") and (str(m.long_form).lower(), m.type) in defined:
+            m = replace(m, type=defined[(str(m.long_form).lower(), m.type)])
+        out.append(m)
+    return out
+
+
 def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str],
                span_scores: "TokenScores | None" = None, veto_rules: frozenset[str] = frozenset(),
-               veto_below: float = 0.0, text: str | None = None) -> list[Mention]:
+               veto_below: float = 0.0, text: str | None = None,
+               readings: dict[str, tuple[str, ...]] | None = None) -> list[Mention]:
     """``found`` without the ``drop_rules`` mentions and those of a ``veto_rules`` rule the model scores
     under ``veto_below`` for their type wherever their form is written, plus a ``"model"`` mention per
     model span (``text``: the doc's text, when the caller has it).
 
     Where a rule typed the very characters of a model span otherwise (a Modality cue aside), the model's
-    type wins; a vocabulary concept of the same characters and type is kept on the model's mention.
+    type wins; a vocabulary concept of the same characters and type is kept on the model's mention. A
+    vocabulary concept's type wins over the model's, unless ``readings`` (concept IRI -> the other types
+    its forms may name) allows the model's: see :func:`as_read`.
     """
     # a vocabulary concept on the very characters of a model span decides its type (the model's span of
     # another type gives way); text that is a link is never an entity
     text = doc.text if text is None else text  # spaCy builds it from the tokens on every access
-    known = {(m.start, m.end): m.type for m in found if m.concept}
     spans = [(*trim_edges(text, sp[0], sp[1]), *sp[2:]) for sp in spans]  # "pretrained transformer": a transformer
     spans = [sp for sp in spans if sp[1] > sp[0]]
+    if readings:
+        found = as_read(found, spans, readings)
+    known = {(m.start, m.end): m.type for m in found if m.concept}
     spans = [sp for sp in spans if known.get((sp[0], sp[1]), sp[2]) == sp[2]
              and "://" not in text[sp[0]:sp[1]] and not text[sp[0]:sp[1]].startswith("www.")
              and not _unit_after_number(doc, sp[0], sp[1]) and _named_if_dataset(text[sp[0]:sp[1]], sp[2])
@@ -295,6 +328,7 @@ class MentionResolver:
         self.veto_below = veto_below
         self.priorities = dict(RULE_PRIORITY if priorities is None else priorities)
         self.labels = {iri: c.label for iri, c in vocabulary.concepts.items()}
+        self.readings = {iri: c.also_read_as for iri, c in vocabulary.concepts.items() if c.also_read_as}
 
     def __call__(self, doc: Doc) -> Doc:
         found = list(doc._.candidates or [])
@@ -304,7 +338,7 @@ class MentionResolver:
         text = doc.text  # built from the tokens on every access: once
         if self.use_model:
             found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules,
-                               scores, self.veto_rules, self.veto_below, text)
+                               scores, self.veto_rules, self.veto_below, text, self.readings)
         kept = [m for m in resolve_overlaps(found, self.priorities) if keep_mention(m) and not modifier_alone(doc, m)
                 and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)
                                                   or T.hyphen_modifier(doc, m)))]

@@ -33,6 +33,9 @@ class Concept:
     label: str
     alt_labels: tuple[str, ...]
     broader: tuple[str, ...]
+    #: the other types its written forms may name by context (``kg:alsoReadAs``): "reinforcement
+    #: learning" is a Method one paper uses and the Task another works on
+    also_read_as: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,11 @@ def load_vocabulary(files: tuple[Path, ...] | None = None) -> Vocabulary:
                 continue
             alts = sorted({str(a) for a in graph.objects(iri, SKOS.altLabel) if isinstance(a, Literal)})
             broader = tuple(sorted(str(b) for b in graph.objects(iri, SKOS.broader)))
-            concepts[str(iri)] = Concept(str(iri), type_name, str(label), tuple(alts), broader)
+            readings = tuple(sorted(str(c).rsplit("#", 1)[-1] for c in graph.objects(iri, KG.alsoReadAs)))
+            if not set(readings) <= set(TYPE_NAMES) - {type_name}:
+                raise OntologyError(f"{iri} kg:alsoReadAs {', '.join(readings)}: the object must be another of the "
+                                    f"classes {', '.join(TYPE_NAMES)}; fix that statement in ontology/vocab/")
+            concepts[str(iri)] = Concept(str(iri), type_name, str(label), tuple(alts), broader, readings)
             for form in {str(label), *alts, *(str(x) for x in graph.objects(iri, RDFS.label))}:
                 # a dataset's name is a proper noun: "Kinetics" and "Replica", not "kinetics" and "replica"
                 terms.append(Term(form, type_name, str(iri), str(label), exact=type_name == "Dataset"))
