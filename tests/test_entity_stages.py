@@ -176,6 +176,31 @@ def test_a_field_that_is_also_a_technique_takes_the_taggers_reading_once_per_pap
     assert as_read(found, [], readings) == found
 
 
+def test_an_abbreviation_typed_by_its_words_takes_the_taggers_reading(nlp):
+    """abbreviations_as_read: "distributionally robust optimization (DRO)", a Task by its head word, is the
+    Method the tagger reads on its definition and use; a tie keeps the rule's type; an abbreviation whose
+    long form is a vocabulary term keeps the vocabulary's."""
+    from kg.extract.resolution import abbreviations_as_read
+    from kg.extract.types import Mention
+
+    text = "We use distributionally robust optimization (DRO). DRO is robust. Transfer learning (TL) helps."
+    long_form, short = "distributionally robust optimization", "DRO"
+
+    def at(form, rule, n=0, type_name="Task", concept=None, long=long_form, sf=short):
+        start = text.index(form, text.index(form) + 1 if n else 0)
+        return Mention(start, start + len(form), type_name, form, rule, concept, long_form=long, short_form=sf)
+
+    found = [at(long_form, "abbreviation"), at(short, "abbreviation"), at(short, "abbreviation-use", 1)]
+    method = [(m.start, m.end, "Method", 0.9) for m in found]
+    assert [m.type for m in abbreviations_as_read(found, method)] == ["Method"] * 3
+    assert abbreviations_as_read(found, method[:1] + [(found[1].start, found[1].end, "Task", 0.9)]) == found
+    tl = Mention(text.index("Transfer"), text.index("Transfer") + 17, "Method", "Transfer learning", "vocabulary",
+                 "https://w3id.org/paperkg/id/method/transfer-learning")
+    termed = [tl, at("Transfer learning", "abbreviation", 0, "Method", None, "Transfer learning", "TL"),
+              at("TL", "abbreviation", 0, "Method", None, "Transfer learning", "TL")]
+    assert abbreviations_as_read(termed, [(m.start, m.end, "Task", 0.9) for m in termed]) == termed
+
+
 def test_also_read_as_must_name_another_entity_class(tmp_path):
     from kg.errors import OntologyError
 

@@ -137,6 +137,31 @@ def as_read(found: list[Mention], spans: list, readings: dict[str, tuple[str, ..
     return out
 
 
+def abbreviations_as_read(found: list[Mention], spans: list) -> list[Mention]:
+    """``found`` with each abbreviation a rule typed by its words alone ("distributionally robust optimization
+    (DRO)" a Task by its head) typed as the tagger reads it: where more of the tagger's spans on the very
+    characters of its definition and uses say another type than say the rule's, all of them take that type.
+    An abbreviation whose long form is a vocabulary term keeps the vocabulary's type (:func:`as_read`)."""
+    tagged = {(sp[0], sp[1]): sp[2] for sp in spans}
+    termed = {(m.start, m.end) for m in found if m.rule == "vocabulary" and m.concept}
+    votes: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    fixed = set()
+    for m in found:
+        if m.rule in {"abbreviation", "abbreviation-use"} and m.long_form:
+            group = (m.long_form.lower(), m.type)
+            if (m.start, m.end) in termed:
+                fixed.add(group)
+            elif (m.start, m.end) in tagged:
+                votes[group][tagged[(m.start, m.end)]] += 1
+    read = {g: c.most_common(1)[0][0] for g, c in votes.items() if g not in fixed}
+    read = {g: t for g, t in read.items() if t != g[1] and votes[g][t] > votes[g][g[1]]}
+    if not read:
+        return found
+    return [replace(m, type=read[(m.long_form.lower(), m.type)])
+            if m.rule in {"abbreviation", "abbreviation-use"} and m.long_form and (m.long_form.lower(), m.type) in read
+            else m for m in found]
+
+
 def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str],
                span_scores: "TokenScores | None" = None, veto_rules: frozenset[str] = frozenset(),
                veto_below: float = 0.0, text: str | None = None,
@@ -148,7 +173,8 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
     Where a rule typed the very characters of a model span otherwise (a Modality cue aside), the model's
     type wins; a vocabulary concept of the same characters and type is kept on the model's mention. A
     vocabulary concept's type wins over the model's, unless ``readings`` (concept IRI -> the other types
-    its forms may name) allows the model's: see :func:`as_read`.
+    its forms may name) allows the model's: see :func:`as_read`. An abbreviation a rule typed by its words
+    alone takes the model's reading of its definition and uses (:func:`abbreviations_as_read`).
     """
     # a vocabulary concept on the very characters of a model span decides its type (the model's span of
     # another type gives way); text that is a link is never an entity
@@ -157,6 +183,7 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
     spans = [sp for sp in spans if sp[1] > sp[0]]
     if readings:
         found = as_read(found, spans, readings)
+    found = abbreviations_as_read(found, spans)
     known = {(m.start, m.end): m.type for m in found if m.concept}
     spans = [sp for sp in spans if known.get((sp[0], sp[1]), sp[2]) == sp[2]
              and "://" not in text[sp[0]:sp[1]] and not text[sp[0]:sp[1]].startswith("www.")
