@@ -110,6 +110,10 @@ def named_dataset_phrase(text: str) -> bool:
     return last in DATASET_NOUNS and last.rstrip("s") not in WEAK_DATASET_NOUNS and any(map(T.is_name, words[:-1]))
 
 
+#: The rules of an abbreviation's definition (both sides) and of its later uses.
+_ABBREVIATION_RULES = frozenset({"abbreviation", "abbreviation-use"})
+
+
 def as_read(found: list[Mention], spans: list, readings: dict[str, tuple[str, ...]]) -> list[Mention]:
     """``found`` with each concept of two ``readings`` (concept IRI -> the other types its forms may name)
     typed as the tagger reads it in this paper: where more of the tagger's spans on the very characters of
@@ -131,8 +135,8 @@ def as_read(found: list[Mention], spans: list, readings: dict[str, tuple[str, ..
     for m in found:
         if m.concept in read:
             m = replace(m, type=read[m.concept], concept=None)
-        elif m.rule.startswith("abbreviation") and (str(m.long_form).lower(), m.type) in defined:
-            m = replace(m, type=defined[(str(m.long_form).lower(), m.type)])
+        elif m.rule in _ABBREVIATION_RULES and m.long_form and (m.long_form.lower(), m.type) in defined:
+            m = replace(m, type=defined[(m.long_form.lower(), m.type)])
         out.append(m)
     return out
 
@@ -147,7 +151,7 @@ def abbreviations_as_read(found: list[Mention], spans: list) -> list[Mention]:
     votes: dict[tuple[str, str], Counter] = defaultdict(Counter)
     fixed = set()
     for m in found:
-        if m.rule in {"abbreviation", "abbreviation-use"} and m.long_form:
+        if m.rule in _ABBREVIATION_RULES and m.long_form:
             group = (m.long_form.lower(), m.type)
             if (m.start, m.end) in termed:
                 fixed.add(group)
@@ -158,7 +162,7 @@ def abbreviations_as_read(found: list[Mention], spans: list) -> list[Mention]:
     if not read:
         return found
     return [replace(m, type=read[(m.long_form.lower(), m.type)])
-            if m.rule in {"abbreviation", "abbreviation-use"} and m.long_form and (m.long_form.lower(), m.type) in read
+            if m.rule in _ABBREVIATION_RULES and m.long_form and (m.long_form.lower(), m.type) in read
             else m for m in found]
 
 
