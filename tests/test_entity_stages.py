@@ -149,7 +149,7 @@ def test_a_field_that_is_also_a_technique_takes_the_taggers_reading_once_per_pap
     from kg.extract.resolution import as_read, with_model
     from kg.extract.types import Mention
 
-    text = "Reinforcement learning (RL) is hard, so we study reinforcement learning with a transformer."
+    text = "Reinforcement learning (RL) is hard, so we study reinforcement learning and RL with a transformer."
     doc = nlp.make_doc(text)
     vocabulary = load_vocabulary()
     rl, transformer = (vocabulary.concepts[f"https://w3id.org/paperkg/id/method/{n}"] for n in
@@ -161,8 +161,9 @@ def test_a_field_that_is_also_a_technique_takes_the_taggers_reading_once_per_pap
         start = text.lower().index(form.lower(), text.lower().index(form.lower()) + 1 if n else 0)
         return Mention(start, start + len(form), "Method", text[start:start + len(form)], rule, concept, **forms)
 
+    pair = {"long_form": "Reinforcement learning", "short_form": "RL"}
     found = [at("reinforcement learning", "vocabulary", 0, rl.iri),
-             at("RL", "abbreviation", 0, None, long_form="Reinforcement learning", short_form="RL"),
+             at("RL", "abbreviation", 0, None, **pair),
              at("reinforcement learning", "vocabulary", 1, rl.iri),
              at("transformer", "vocabulary", 0, transformer.iri)]
     spans = [(m.start, m.end, "Task", 0.9) for m in (found[0], found[2], found[3])]
@@ -170,6 +171,13 @@ def test_a_field_that_is_also_a_technique_takes_the_taggers_reading_once_per_pap
                  if m.rule != "model")
     assert got == [("RL", "Task", None), ("Reinforcement learning", "Task", None),
                    ("reinforcement learning", "Task", None), ("transformer", "Method", transformer.iri)]
+    # the definition's long form is the vocabulary term: the tagger's Method on the short forms reads nothing
+    defined = found + [at("Reinforcement learning", "abbreviation", 0, None, **pair),
+                       at("RL", "abbreviation-use", 1, None, **pair)]
+    spans += [(m.start, m.end, "Method", 0.9) for m in defined if m.text == "RL"]
+    got = {(m.text, m.rule, m.type) for m in with_model(defined, spans, doc, frozenset(), readings=readings)
+           if m.rule != "model" and m.text != "transformer"}
+    assert {t for _, _, t in got} == {"Task"} and len(got) == 5
     tie = spans[:1] + [(found[2].start, found[2].end, "Method", 0.9)]
     assert as_read(found, tie, readings) == found
     assert as_read(found, [(found[0].start, found[0].end, "Metric", 0.9)], readings) == found  # not allowed
@@ -210,8 +218,25 @@ def test_also_read_as_must_name_another_entity_class(tmp_path):
 @prefix skos: <http://www.w3.org/2004/02/skos/core#> .
 method:y a skos:Concept, kg:Method ; skos:prefLabel "Y" ; kg:alsoReadAs kg:Method .
 """, encoding="utf-8")
-    with pytest.raises(OntologyError, match=r"method/y kg:alsoReadAs Method: .*ontology/vocab/"):
+    with pytest.raises(OntologyError, match=r"method/y kg:alsoReadAs \S+ontology#Method: .*ontology/vocab/"):
         load_vocabulary((path,))
+    dataset = path.read_text().replace("skos:Concept, kg:Method", "skos:Concept, kg:Dataset")
+    path.write_text(dataset.replace("kg:alsoReadAs kg:Method", "kg:alsoReadAs kg:Task"), encoding="utf-8")
+    with pytest.raises(OntologyError, match=r"method/y kg:alsoReadAs .*nothing for a Dataset"):
+        load_vocabulary((path,))
+
+
+def test_a_form_of_a_concept_of_two_readings_names_no_concept_of_the_other_type():
+    """A concept whose forms may be read as another type (kg:alsoReadAs) shares no form with a concept of that
+    type: read that way, a mention links to no concept, not to another one ("ASR" is speech recognition and
+    attack success rate)."""
+    from kg.keys import norm_key
+
+    concepts = load_vocabulary().concepts.values()
+    typed = {(norm_key(f), c.type) for c in concepts for f in (c.label, *c.alt_labels)}
+    clashes = [(c.iri, f) for c in concepts for f in (c.label, *c.alt_labels)
+               for t in c.also_read_as if (norm_key(f), t) in typed]
+    assert [c for c in concepts if c.also_read_as] and not clashes
 
 
 def test_a_name_written_as_a_dataset_is_one_wherever_it_stands(nlp):

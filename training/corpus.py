@@ -221,21 +221,30 @@ def as_gold(entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 def two_readings(entries: list[dict[str, Any]], least: int = 7, share: float = 0.2) -> list[str]:
     """The Method, Task and Metric vocabulary concepts the ``entries`` annotate as another of the three types
-    in at least ``share`` of the (at least ``least``) abstracts that annotate them: the concepts whose
-    ``kg:alsoReadAs`` lets the tagger's reading decide. One line each, marked where the vocabulary says so."""
+    in at least ``share`` of their (at least ``least``) annotations, each abstract counting once for each
+    type it gives the concept: the concepts whose ``kg:alsoReadAs`` lets the tagger's reading decide. A form
+    of two concepts ("ASR": speech recognition, attack success rate) counts for the one of the type it is
+    annotated as. One line each, marked where the vocabulary says so."""
     from kg.extract.vocab import load_vocabulary
     from kg.keys import norm_key
 
     kinds = ("Method", "Task", "Metric")
     concepts = {c.iri: c for c in load_vocabulary().concepts.values() if c.type in kinds}
-    of_form = {norm_key(f): iri for iri, c in concepts.items() for f in (c.label, *c.alt_labels)}
+    of_form: dict[str, set[str]] = {}
+    for iri, c in concepts.items():
+        for f in (c.label, *c.alt_labels):
+            of_form.setdefault(norm_key(f), set()).add(iri)
+
+    def concepts_of(form: str, t: str) -> set[str]:
+        found = of_form.get(norm_key(form), set())
+        return {iri for iri in found if concepts[iri].type == t} or found
+
     counts: dict[str, Counter] = {iri: Counter() for iri in concepts}
     for entry in entries:
-        read = {(of_form.get(norm_key(form)), t) for form, t, proposed in typed_forms(entry["annotation"])
-                if not proposed and t in kinds}
+        read = {(iri, t) for form, t, proposed in typed_forms(entry["annotation"]) if not proposed and t in kinds
+                for iri in concepts_of(form, t)}
         for iri, t in read:
-            if iri is not None:
-                counts[iri][t] += 1
+            counts[iri][t] += 1
     out = []
     for iri, c in sorted(counts.items(), key=lambda kv: (-sum(kv[1].values()), kv[0])):
         own, total = concepts[iri].type, sum(c.values())

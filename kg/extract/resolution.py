@@ -7,7 +7,9 @@ modality cues) on ``doc._.candidates``; this stage (``paperkg_resolution``) deci
 1. one type per vocabulary form (:func:`one_type_per_form`: "ASR" is a task or a metric);
 2. the entity tagger's spans join as mentions (not links, units after numbers, datasets without a capital
    or digit, tasks shaped like a coined name) and its type wins over a heuristic rule's on the same
-   characters; heuristic mentions it scores unlikely are vetoed (:func:`with_model`);
+   characters; heuristic mentions it scores unlikely are vetoed (:func:`with_model`); a vocabulary concept
+   of two readings (``kg:alsoReadAs``) and an abbreviation a rule typed by its words take the type more of
+   its spans read in the paper (:func:`as_read`, :func:`abbreviations_as_read`);
 3. one mention per overlapping group, by rule priority (:func:`resolve_overlaps`, ``priorities`` in the
    component's configuration);
 4. the filters of what is no entity (:func:`keep_mention`, run-in headings, numeric precision, method
@@ -45,7 +47,8 @@ RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "te
                  "modality-context": 1, "list-context": 4, "model": 5}
 
 #: Rules whose mentions keep their characters and type where a model span of the same characters says
-#: otherwise: vocabularies, abbreviation definitions and their uses, the proposal rules.
+#: otherwise: vocabularies, abbreviation definitions and their uses, the proposal rules (but for the
+#: readings of :func:`as_read` and :func:`abbreviations_as_read`).
 PRINCIPLED_RULES: frozenset[str] = frozenset({"vocabulary", "abbreviation", "abbreviation-use", "proposal"})
 
 #: The heuristic rules (noun phrases, task frames, capitalised terms, coined names) whose mentions
@@ -147,7 +150,7 @@ def abbreviations_as_read(found: list[Mention], spans: list) -> list[Mention]:
     characters of its definition and uses say another type than say the rule's, all of them take that type.
     An abbreviation whose long form is a vocabulary term keeps the vocabulary's type (:func:`as_read`)."""
     tagged = {(sp[0], sp[1]): sp[2] for sp in spans}
-    termed = {(m.start, m.end) for m in found if m.rule == "vocabulary" and m.concept}
+    termed = {(m.start, m.end) for m in found if m.rule == "vocabulary"}  # read or not (:func:`as_read`)
     votes: dict[tuple[str, str], Counter] = defaultdict(Counter)
     fixed = set()
     for m in found:
@@ -157,7 +160,7 @@ def abbreviations_as_read(found: list[Mention], spans: list) -> list[Mention]:
                 fixed.add(group)
             elif (m.start, m.end) in tagged:
                 votes[group][tagged[(m.start, m.end)]] += 1
-    read = {g: c.most_common(1)[0][0] for g, c in votes.items() if g not in fixed}
+    read = {g: max(sorted(c), key=c.__getitem__) for g, c in votes.items() if g not in fixed}  # a tie: by name
     read = {g: t for g, t in read.items() if t != g[1] and votes[g][t] > votes[g][g[1]]}
     if not read:
         return found

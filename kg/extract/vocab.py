@@ -38,6 +38,11 @@ class Concept:
     also_read_as: tuple[str, ...] = ()
 
 
+#: The types a vocabulary form may be read as by context (``kg:alsoReadAs``): a modality or a dataset is
+#: never read as another type.
+READABLE_TYPES: tuple[str, ...] = ("Method", "Task", "Metric")
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """All vocabulary concepts and their written forms."""
@@ -78,10 +83,13 @@ def load_vocabulary(files: tuple[Path, ...] | None = None) -> Vocabulary:
                 continue
             alts = sorted({str(a) for a in graph.objects(iri, SKOS.altLabel) if isinstance(a, Literal)})
             broader = tuple(sorted(str(b) for b in graph.objects(iri, SKOS.broader)))
-            readings = tuple(sorted(str(c).rsplit("#", 1)[-1] for c in graph.objects(iri, KG.alsoReadAs)))
-            if not set(readings) <= set(TYPE_NAMES) - {type_name}:
-                raise OntologyError(f"{iri} kg:alsoReadAs {', '.join(readings)}: the object must be another of the "
-                                    f"classes {', '.join(TYPE_NAMES)}; fix that statement in ontology/vocab/")
+            readings = tuple(sorted(str(c) for c in graph.objects(iri, KG.alsoReadAs)))
+            allowed = {str(KG[t]): t for t in READABLE_TYPES if t != type_name} if type_name in READABLE_TYPES else {}
+            if not set(readings) <= set(allowed):
+                raise OntologyError(f"{iri} kg:alsoReadAs {', '.join(readings)}: the object must be one of "
+                                    f"{', '.join(sorted(allowed)) or 'nothing for a ' + type_name}; fix that "
+                                    "statement in ontology/vocab/")
+            readings = tuple(allowed[r] for r in readings)
             concepts[str(iri)] = Concept(str(iri), type_name, str(label), tuple(alts), broader, readings)
             for form in {str(label), *alts, *(str(x) for x in graph.objects(iri, RDFS.label))}:
                 # a dataset's name is a proper noun: "Kinetics" and "Replica", not "kinetics" and "replica"
