@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -117,6 +118,13 @@ def named_dataset_phrase(text: str) -> bool:
 _ABBREVIATION_RULES = frozenset({"abbreviation", "abbreviation-use"})
 
 
+def _outvoted(votes: Counter, own: str, types: Iterable[str]) -> str | None:
+    """The one of ``types`` with the most ``votes`` (a tie: the first by name), where it has more than
+    ``own``; else None."""
+    best = max(sorted(types), key=votes.__getitem__)
+    return best if best != own and votes[best] > votes[own] else None
+
+
 def as_read(found: list[Mention], spans: list, readings: dict[str, tuple[str, ...]]) -> list[Mention]:
     """``found`` with each concept of two ``readings`` (concept IRI -> the other types its forms may name)
     typed as the tagger reads it in this paper: where more of the tagger's spans on the very characters of
@@ -125,12 +133,12 @@ def as_read(found: list[Mention], spans: list, readings: dict[str, tuple[str, ..
     type without the concept. One reading per paper, as an annotator picks one."""
     tagged = {(sp[0], sp[1]): sp[2] for sp in spans}
     votes: dict[str, Counter] = defaultdict(Counter)
+    own: dict[str, str] = {}
     for m in found:
         if m.rule == "vocabulary" and m.concept in readings and (m.start, m.end) in tagged:
             votes[m.concept][tagged[(m.start, m.end)]] += 1
-    own = {m.concept: m.type for m in found if m.concept in votes}
-    read = {iri: max(readings[iri], key=lambda t: c[t]) for iri, c in votes.items()}
-    read = {iri: t for iri, t in read.items() if votes[iri][t] > votes[iri][own[iri]]}
+            own[m.concept] = m.type
+    read = {iri: t for iri, c in votes.items() if (t := _outvoted(c, own[iri], readings[iri]))}
     if not read:
         return found
     defined = {(m.text.lower(), m.type): read[m.concept] for m in found if m.concept in read}
@@ -160,8 +168,7 @@ def abbreviations_as_read(found: list[Mention], spans: list) -> list[Mention]:
                 fixed.add(group)
             elif (m.start, m.end) in tagged:
                 votes[group][tagged[(m.start, m.end)]] += 1
-    read = {g: max(sorted(c), key=c.__getitem__) for g, c in votes.items() if g not in fixed}  # a tie: by name
-    read = {g: t for g, t in read.items() if t != g[1] and votes[g][t] > votes[g][g[1]]}
+    read = {g: t for g, c in votes.items() if g not in fixed and (t := _outvoted(c, g[1], c))}
     if not read:
         return found
     return [replace(m, type=read[(m.long_form.lower(), m.type)])
