@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from threading import current_thread, main_thread
 
 import numpy
 import pytest
 from hypothesis import example, given, strategies as st
 
+from kg.errors import ModelError
 from kg.extract.tagger import TAGS, TAGGER_DIR, TokenScores, best_tags, decode, load_tagger, window_probs, windows
 
 FIXTURE = Path(__file__).parent / "data" / "training"
@@ -153,6 +155,39 @@ def test_the_pipeline_runs_the_tagger_and_its_spans_fall_on_token_boundaries(nlp
     doc = nlp("We evaluate ResNet-50 on CIFAR-10 for image classification, reporting top-1 accuracy.")
     starts, ends = {t.idx for t in doc}, {t.idx + len(t) for t in doc}
     assert doc._.model_spans and all(a in starts and b in ends for a, b, *_ in doc._.model_spans)
+
+
+def test_piping_runs_the_model_ahead_on_its_thread_and_gives_each_doc_what_calling_it_does(nlp, monkeypatch):
+    """``nlp.pipe`` tags texts ahead of the docs on a thread of its own; the docs come out in order and
+    each carries exactly the spans ``__call__`` gives it, with any lookahead (0: no thread)."""
+    component = nlp.get_pipe("paperkg_entity_tagger")
+    texts = [f"We train a graph neural network ({i} layers) on ImageNet for image classification." for i in range(9)]
+    texts += ["We fine-tune BERT on SQuAD.", "", "Transformers for speech recognition on LibriSpeech."]
+    called = [(doc.text, doc._.model_spans) for doc in map(nlp, texts)]
+    assert any(spans for _, spans in called)
+    shipped = component.lookahead
+    try:
+        for lookahead in (0, 1, 4, 64):
+            component.lookahead = lookahead
+            assert [(doc.text, doc._.model_spans) for doc in nlp.pipe(texts, batch_size=5)] == called
+    finally:
+        component.lookahead = shipped
+    threads = []
+    monkeypatch.setattr(component.tagger, "analyse",
+                        lambda text, analyse=component.tagger.analyse: threads.append(current_thread()) or analyse(text))
+    list(nlp.pipe(texts[:3]))
+    assert shipped > 0 and len(threads) == 3 and main_thread() not in threads
+
+
+def test_an_error_on_the_tagger_s_thread_reaches_the_caller(nlp, monkeypatch):
+    component = nlp.get_pipe("paperkg_entity_tagger")
+
+    def fail(text):
+        raise ModelError("the tagger failed")
+
+    monkeypatch.setattr(component, "tagger", type("Broken", (), {"analyse": staticmethod(fail)})())
+    with pytest.raises(ModelError, match="the tagger failed"):
+        list(nlp.pipe(["We use BERT.", "We use GPT."]))
 
 
 def test_training_the_tagger_runs_end_to_end_on_a_tiny_corpus(tmp_path):

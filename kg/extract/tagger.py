@@ -326,7 +326,7 @@ class TaggerComponent:
     brackets."""
 
     def __init__(self, model_path: str | None = None, threshold: float = 0.0, threads: int = 0,
-                 label_thresholds: dict[str, float] | None = None) -> None:
+                 label_thresholds: dict[str, float] | None = None, lookahead: int = 64) -> None:
         from kg.extract.extensions import register_extensions
 
         register_extensions()
@@ -336,11 +336,36 @@ class TaggerComponent:
                              f"tagger's labels {list(LABELS)}; correct COMPONENT_CONFIG['paperkg_entity_tagger'] "
                              "in kg/extract/model.py (or the config given to add_pipe)")
         self.tagger = load_tagger(model_path, threads)
+        self.lookahead = int(lookahead)
         self.threshold = float(threshold)
         self.thresholds = {label: float((label_thresholds or {}).get(label, threshold)) for label in LABELS}
 
     def __call__(self, doc):  # (Doc) -> Doc
-        spans, scores = self.tagger.analyse(doc.text)
+        return self._set(doc, *self.tagger.analyse(doc.text))
+
+    def pipe(self, docs, batch_size: int = 32):  # (Iterable[Doc]) -> Iterator[Doc]
+        """Tag a stream of docs, the model running on a thread of its own ``lookahead`` docs ahead, so that
+        it reads the next texts while spaCy and the later components work on earlier docs (the model
+        needs only the text, and onnxruntime runs without the GIL). Docs come out in order, each as
+        ``__call__`` would make it."""
+        if self.lookahead <= 0:
+            yield from map(self, docs)
+            return
+        from collections import deque
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperkg-tagger") as pool:
+            waiting: deque = deque()
+            for doc in docs:
+                waiting.append((doc, pool.submit(self.tagger.analyse, doc.text)))
+                if len(waiting) > self.lookahead:
+                    done, future = waiting.popleft()
+                    yield self._set(done, *future.result())
+            while waiting:
+                done, future = waiting.popleft()
+                yield self._set(done, *future.result())
+
+    def _set(self, doc, spans: list[TagSpan], scores: TokenScores):  # (Doc, ...) -> Doc
         out = []
         for a, b, label, confidence in spans:
             if confidence < self.thresholds[label]:
@@ -354,9 +379,10 @@ class TaggerComponent:
 
 
 def make_tagger_component(nlp, name: str, model_path: str | None, threshold: float, threads: int,
-                          label_thresholds: dict[str, float]) -> TaggerComponent:
-    """Factory of ``paperkg_entity_tagger`` (``model_path`` None: the tagger shipped in the package)."""
-    return TaggerComponent(model_path, threshold, threads, label_thresholds)
+                          label_thresholds: dict[str, float], lookahead: int) -> TaggerComponent:
+    """Factory of ``paperkg_entity_tagger`` (``model_path`` None: the tagger shipped in the package;
+    ``lookahead`` 0: ``nlp.pipe`` runs the model in the calling thread)."""
+    return TaggerComponent(model_path, threshold, threads, label_thresholds, lookahead)
 
 
 def register() -> None:
@@ -366,4 +392,4 @@ def register() -> None:
     if not Language.has_factory("paperkg_entity_tagger"):
         Language.factory("paperkg_entity_tagger",
                          default_config={"model_path": None, "threshold": 0.0, "threads": 0,
-                                         "label_thresholds": {}})(make_tagger_component)
+                                         "label_thresholds": {}, "lookahead": 64})(make_tagger_component)
