@@ -159,7 +159,8 @@ def test_the_pipeline_runs_the_tagger_and_its_spans_fall_on_token_boundaries(nlp
 
 def test_piping_runs_the_model_ahead_on_its_thread_and_gives_each_doc_what_calling_it_does(nlp, monkeypatch):
     """``nlp.pipe`` tags texts ahead of the docs on a thread of its own; the docs come out in order and
-    each carries exactly the spans ``__call__`` gives it, with any lookahead (0: no thread)."""
+    each carries exactly the spans ``__call__`` gives it, with any lookahead (0: no thread). A worker of
+    a parallel build, whose siblings use the other cores, runs the model in its own thread."""
     component = nlp.get_pipe("paperkg_entity_tagger")
     texts = [f"We train a graph neural network ({i} layers) on ImageNet for image classification." for i in range(9)]
     texts += ["We fine-tune BERT on SQuAD.", "", "Transformers for speech recognition on LibriSpeech."]
@@ -175,8 +176,12 @@ def test_piping_runs_the_model_ahead_on_its_thread_and_gives_each_doc_what_calli
     threads = []
     monkeypatch.setattr(component.tagger, "analyse",
                         lambda text, analyse=component.tagger.analyse: threads.append(current_thread()) or analyse(text))
+    monkeypatch.setattr("kg.extract.tagger.default_threads", lambda: 2)  # a process with a second core
     list(nlp.pipe(texts[:3]))
     assert shipped > 0 and len(threads) == 3 and main_thread() not in threads
+    monkeypatch.setattr("kg.extract.tagger.default_threads", lambda: 1)  # a worker of a parallel build
+    list(nlp.pipe(texts[:3]))
+    assert threads[3:] == [main_thread()] * 3
 
 
 def test_an_error_on_the_tagger_s_thread_reaches_the_caller(nlp, monkeypatch):

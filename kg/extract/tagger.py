@@ -347,8 +347,9 @@ class TaggerComponent:
         """Tag a stream of docs, the model running on a thread of its own ``lookahead`` docs ahead, so that
         it reads the next texts while spaCy and the later components work on earlier docs (the model
         needs only the text, and onnxruntime runs without the GIL). Docs come out in order, each as
-        ``__call__`` would make it."""
-        if self.lookahead <= 0:
+        ``__call__`` would make it. In a worker of a parallel build (:func:`default_threads` is 1: the
+        sibling workers use the other cores) the model runs in the calling thread."""
+        if self.lookahead <= 0 or default_threads() <= 1:
             yield from map(self, docs)
             return
         from collections import deque
