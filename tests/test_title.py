@@ -18,6 +18,9 @@ from kg.namespaces import KG
 @pytest.mark.parametrize("title, name", [
     ("GrASP: Gradient-Based Affordance Selection for Planning", "GrASP"),
     ("KO codes: inventing nonlinear encoding and decoding", "KO codes"),
+    ("Filtered-CoPhy: Unsupervised Learning of Counterfactual Physics", "Filtered-CoPhy"),  # a name after a hyphen
+    ("i-RevNet: Deep Invertible Networks", "i-RevNet"),
+    ("Self-Supervised Pretraining: a study", None),  # no part of a word is a name
     ("Protect the weak: class-focused online learning", None),  # a phrase, no name-like word
     ("Deep Learning, Briefly: a survey", None),  # a comma: a phrase
     ("Learning Explainable Models Using Attribution Priors", None),  # no colon
@@ -88,11 +91,21 @@ def test_with_title_name(abstract: str, mentions: list[Mention], expected: list[
 @pytest.mark.parametrize("mentions", [
     [Mention(0, 10, "Method", "HyperEmbed", "proposal", proposed=True)],  # already proposed
     [Mention(0, 4, "Method", "HE", "abbreviation", short_form="HE", long_form="HyperEmbed", proposed=True)],
-    [Mention(0, 10, "Method", "HyperEmbed", "vocabulary", concept="https://w3id.org/paperkg/id/method/x")],
 ])
-def test_with_title_name_leaves_what_is_proposed_or_well_known(mentions: list[Mention]) -> None:
+def test_with_title_name_leaves_what_is_proposed(mentions: list[Mention]) -> None:
     extraction = PaperExtraction(mentions=mentions)
     assert with_title_name(extraction, TITLE, "HyperEmbed is fast.") == extraction
+
+
+def test_a_vocabulary_concept_a_title_leads_with_is_the_paper_s_own() -> None:
+    """"SchNet: A continuous-filter ..." is the paper that introduced SchNet, though the vocabulary knows it."""
+    concept = "https://w3id.org/paperkg/id/method/schnet"
+    extraction = PaperExtraction(mentions=[Mention(22, 28, "Method", "SchNet", "vocabulary", concept=concept),
+                                           Mention(0, 6, "Method", "layers", "phrase")])
+    marked = with_title_name(extraction, "SchNet: A continuous-filter convolutional neural network",
+                             "layers are applied in SchNet.")
+    assert [(m.text, m.proposed, m.concept) for m in marked.mentions] == [("layers", False, None),
+                                                                          ("SchNet", True, concept)]
 
 
 def test_no_title_name_no_change() -> None:
