@@ -1,6 +1,8 @@
 """Extraction rules on short texts, with the real spaCy pipeline (loaded once per session)."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -203,6 +205,23 @@ def test_the_name_after_called_is_what_is_proposed(nlp):
     ex = extract_doc(nlp("To evaluate synthesis, we construct a new Cardiac Panorama benchmark, called Panobench, "
                          "comprising 4470 recordings."))
     assert {m.text for m in ex.mentions if m.proposed} == {"Panobench"}
+
+
+def test_a_mention_a_naming_verb_introduces_is_proposed_though_it_is_no_name(nlp):
+    """The rules propose names; a plain-word method right after "named" or "called" is the paper's own too,
+    of its own type. A task so named is the class of problems studied, not an artifact."""
+    from kg.extract.proposals import find_proposals
+    from kg.extract.types import Mention
+
+    text = "To improve generalization, we propose a simple yet effective strategy named meta-dropout for training."
+    doc = nlp(text)
+    start = text.index("meta-dropout")
+    named = Mention(start, start + len("meta-dropout"), "Method", "meta-dropout", "model")
+    proposed, _ = find_proposals(doc, [named])
+    assert [(m.text, m.type, m.proposed) for m in proposed] == [("meta-dropout", "Method", True)]
+    assert find_proposals(doc, [dataclasses.replace(named, type="Task")])[0] == []
+    known = dataclasses.replace(named, concept="https://w3id.org/paperkg/id/method/dropout")
+    assert find_proposals(doc, [known])[0] == []  # the vocabulary's concept is nobody's new artifact
 
 
 def test_a_one_word_task_that_a_longer_task_ends_with_is_that_task():

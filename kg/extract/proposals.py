@@ -20,6 +20,9 @@ from kg.keys import clean_label
 _SELF = {"we", "paper", "work", "study", "article", "i", "authors", "here"}
 _METRIC_NOUNS = {"metric", "measure", "score", "criterion", "index"}
 _STOP_WORDS = {"that", "which", "where", "who", "whose", "while", "whereas", "because", "since", "to", "by", "using", "via", "through"}
+#: what a naming verb may introduce as the paper's own ("a strategy named meta-dropout"); a task so named is
+#: the class of problems studied ("games that we call hidden zero-sum games"), not an artifact
+_NAMEABLE = frozenset({"Method", "Dataset", "Metric"})
 _DATASET_NAME_PART = re.compile(r"(?:Bench|Data|Set|Corpus|QA|Arena|Gym|Suite)(?:$|[-\d])|^Bench|bench$", re.I)
 _VERSION = re.compile(r"^[vV]\d+(?:\.\d+)*$|^\d+(?:\.\d+)?$|^\+\+$")
 
@@ -185,6 +188,20 @@ def _about_prior_work(sent: Span) -> bool:
     return bool(_PRIOR_WORK.search(sent.text)) and not _SELF_WORDS.search(sent.text)
 
 
+def _named_mention(doc: Doc, naming_at: list[int], mentions: list[Mention]) -> Mention | None:
+    """The method, dataset or metric mention (no vocabulary concept) that starts right after the first
+    naming verb at ``naming_at``, or after "as" there: "a strategy named meta-dropout", "termed as X"."""
+    if not naming_at:
+        return None
+    at = naming_at[0] + 1
+    if at < len(doc) and doc[at].lower_ == "as":
+        at += 1
+    if at >= len(doc):
+        return None
+    start = doc[at].idx
+    return next((m for m in mentions if m.start == start and not m.concept and m.type in _NAMEABLE), None)
+
+
 def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], str | None]:
     """The mentions of what the paper proposes (typed, ``proposed=True``) and its short name."""
     by_span = {(m.start, m.end): m for m in mentions}
@@ -243,7 +260,13 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
             if not proposed:
                 continue
         else:
-            # no name: a long form defined right there, or a specific method phrase
+            # no name: the mention a naming verb introduces ("a strategy named meta-dropout", "called
+            # relational graph"), a long form defined right there, or a specific method phrase
+            named_here = _named_mention(doc, [tok.i] if naming else naming_at, mentions)
+            if named_here is not None:
+                add(doc.char_span(named_here.start, named_here.end, alignment_mode="expand"), named_here.type)
+                main_type = window_type
+                continue
             for m in mentions:
                 if not (window[0].idx <= m.start < window[-1].idx + len(window[-1])):
                     continue
