@@ -265,9 +265,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
             named_here = _named_mention(doc, [tok.i] if naming else naming_at, mentions)
             if named_here is not None:
                 add(doc.char_span(named_here.start, named_here.end, alignment_mode="expand"), named_here.type)
-                main_type = window_type
-                continue
-            for m in mentions:
+            for m in mentions if named_here is None else ():
                 if not (window[0].idx <= m.start < window[-1].idx + len(window[-1])):
                     continue
                 if m.rule == "abbreviation" and m.long_form == m.text:

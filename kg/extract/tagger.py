@@ -355,16 +355,17 @@ class TaggerComponent:
         from collections import deque
         from concurrent.futures import ThreadPoolExecutor
 
+        def finish(done, future):  # (Doc, Future) -> Doc
+            return self._set(done, *future.result())
+
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperkg-tagger") as pool:
             waiting: deque = deque()
             for doc in docs:
                 waiting.append((doc, pool.submit(self.tagger.analyse, doc.text)))
                 if len(waiting) > self.lookahead:
-                    done, future = waiting.popleft()
-                    yield self._set(done, *future.result())
+                    yield finish(*waiting.popleft())
             while waiting:
-                done, future = waiting.popleft()
-                yield self._set(done, *future.result())
+                yield finish(*waiting.popleft())
 
     def _set(self, doc, spans: list[TagSpan], scores: TokenScores):  # (Doc, ...) -> Doc
         out = []

@@ -45,9 +45,9 @@ def title_name(title: str | None, abstract: str | None = None) -> str | None:
     """The name a title gives before a colon: "GrASP: Gradient-Based Affordance Selection" -> "GrASP".
 
     No comma, and either at most three words, one of them (or a part of one between hyphens) name-like, or
-    (given the ``abstract``) words in
-    Title Case that the abstract writes again (:func:`_said_again`: "Barlow Twins: ...", "Algorithm of
-    Thoughts: ..."; on the training split 38 of the 40 more names this finds are the paper's own).
+    (given the ``abstract``) words in Title Case that the abstract writes again (:func:`_said_again`:
+    "Barlow Twins: ...", "Algorithm of Thoughts: ..."; on the training split 38 of the 40 more names this
+    finds are the paper's own).
     "Protect the weak: ..." is a phrase."""
     if not title:
         return None
