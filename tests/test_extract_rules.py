@@ -222,6 +222,10 @@ def test_a_mention_a_naming_verb_introduces_is_proposed_though_it_is_no_name(nlp
     assert find_proposals(doc, [dataclasses.replace(named, type="Task")])[0] == []
     known = dataclasses.replace(named, concept="https://w3id.org/paperkg/id/method/dropout")
     assert find_proposals(doc, [known])[0] == []  # the vocabulary's concept is nobody's new artifact
+    background = "A common heuristic called greedy token pruning discards tokens. We show that it fails."
+    start = background.index("greedy")
+    other = Mention(start, start + len("greedy token pruning"), "Method", "greedy token pruning", "model")
+    assert find_proposals(nlp(background), [other])[0] == []  # no "we": somebody else's heuristic
 
 
 def test_a_one_word_task_that_a_longer_task_ends_with_is_that_task():

@@ -167,6 +167,7 @@ def test_piping_runs_the_model_ahead_on_its_thread_and_gives_each_doc_what_calli
     called = [(doc.text, doc._.model_spans) for doc in map(nlp, texts)]
     assert any(spans for _, spans in called)
     shipped = component.lookahead
+    monkeypatch.setattr("kg.extract.tagger.default_threads", lambda: 2)  # read ahead on any machine
     try:
         for lookahead in (0, 1, 4, 64):
             component.lookahead = lookahead
@@ -176,8 +177,7 @@ def test_piping_runs_the_model_ahead_on_its_thread_and_gives_each_doc_what_calli
     threads = []
     monkeypatch.setattr(component.tagger, "analyse",
                         lambda text, analyse=component.tagger.analyse: threads.append(current_thread()) or analyse(text))
-    monkeypatch.setattr("kg.extract.tagger.default_threads", lambda: 2)  # a process with a second core
-    list(nlp.pipe(texts[:3]))
+    list(nlp.pipe(texts[:3]))  # a process with a second core
     assert shipped > 0 and len(threads) == 3 and main_thread() not in threads
     monkeypatch.setattr("kg.extract.tagger.default_threads", lambda: 1)  # a worker of a parallel build
     list(nlp.pipe(texts[:3]))
@@ -191,6 +191,7 @@ def test_an_error_on_the_tagger_s_thread_reaches_the_caller(nlp, monkeypatch):
         raise ModelError("the tagger failed")
 
     monkeypatch.setattr(component, "tagger", type("Broken", (), {"analyse": staticmethod(fail)})())
+    monkeypatch.setattr("kg.extract.tagger.default_threads", lambda: 2)  # the thread, on any machine
     with pytest.raises(ModelError, match="the tagger failed"):
         list(nlp.pipe(["We use BERT.", "We use GPT."]))
 

@@ -21,6 +21,8 @@ from kg.namespaces import KG
     ("Filtered-CoPhy: Unsupervised Learning of Counterfactual Physics", "Filtered-CoPhy"),  # a name after a hyphen
     ("i-RevNet: Deep Invertible Networks", "i-RevNet"),
     ("Self-Supervised Pretraining: a study", None),  # no part of a word is a name
+    ("Multi-LLM Debate: a study", None),  # a phrase about a name: only the last word's parts count
+    ("Text-to-SQL Parsing: a study", None),
     ("Protect the weak: class-focused online learning", None),  # a phrase, no name-like word
     ("Deep Learning, Briefly: a survey", None),  # a comma: a phrase
     ("Learning Explainable Models Using Attribution Priors", None),  # no colon
@@ -106,6 +108,17 @@ def test_a_vocabulary_concept_a_title_leads_with_is_the_paper_s_own() -> None:
                              "layers are applied in SchNet.")
     assert [(m.text, m.proposed, m.concept) for m in marked.mentions] == [("layers", False, None),
                                                                           ("SchNet", True, concept)]
+
+
+@pytest.mark.parametrize("title", [
+    "Graph Neural Networks: Foundations and Frontiers",  # a concept named in words is the field
+    "SchNet: A Review of Methods and Applications",  # a survey's lead phrase is what it surveys
+])
+def test_a_field_or_a_surveyed_concept_a_title_leads_with_is_not_the_paper_s_own(title: str) -> None:
+    name = title.partition(":")[0]
+    extraction = PaperExtraction(mentions=[Mention(11, 11 + len(name), "Method", name, "vocabulary",
+                                                   concept="https://w3id.org/paperkg/id/method/x")])
+    assert with_title_name(extraction, title, f"We review {name} again.") == extraction
 
 
 def test_no_title_name_no_change() -> None:

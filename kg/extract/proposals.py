@@ -262,10 +262,13 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         else:
             # no name: the mention a naming verb introduces ("a strategy named meta-dropout", "called
             # relational graph"), a long form defined right there, or a specific method phrase
-            named_here = _named_mention(doc, [tok.i] if naming else naming_at, mentions)
-            if named_here is not None:
-                add(doc.char_span(named_here.start, named_here.end, alignment_mode="expand"), named_here.type)
-            for m in mentions if named_here is None else ():
+            # (a naming verb alone, "a heuristic called X", is the authors' only with "we": "we call X")
+            named_at = ([tok.i] if _is_self_trigger(tok) else []) if naming else naming_at
+            named = _named_mention(doc, named_at, mentions)
+            named_span = doc.char_span(named.start, named.end, alignment_mode="expand") if named else None
+            if named_span is not None:
+                add(named_span, named.type)
+            for m in mentions if named_span is None else ():
                 if not (window[0].idx <= m.start < window[-1].idx + len(window[-1])):
                     continue
                 if m.rule == "abbreviation" and m.long_form == m.text:

@@ -358,7 +358,8 @@ class TaggerComponent:
         def finish(done, future):  # (Doc, Future) -> Doc
             return self._set(done, *future.result())
 
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperkg-tagger") as pool:
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperkg-tagger")
+        try:
             waiting: deque = deque()
             for doc in docs:
                 waiting.append((doc, pool.submit(self.tagger.analyse, doc.text)))
@@ -366,6 +367,8 @@ class TaggerComponent:
                     yield finish(*waiting.popleft())
             while waiting:
                 yield finish(*waiting.popleft())
+        finally:  # a stream left early, or an error: the texts read ahead are not tagged in vain
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def _set(self, doc, spans: list[TagSpan], scores: TokenScores):  # (Doc, ...) -> Doc
         out = []

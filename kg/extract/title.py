@@ -57,9 +57,16 @@ def title_name(title: str | None, abstract: str | None = None) -> str | None:
     name = m.group(1).strip()
     if "," in name:
         return None
-    if len(name.split()) <= 3 and any(is_name(part) for part in re.split(r"[\s-]+", name)):
-        return name  # a word or a hyphen's part name-like: "KO codes", "Filtered-CoPhy", "i-RevNet"
+    if len(name.split()) <= 3 and _name_like(name):
+        return name
     return name if abstract is not None and _said_again(name, abstract) else None
+
+
+def _name_like(name: str) -> bool:
+    """Is a word of ``name`` name-like ("KO codes"), or a part between hyphens of its last word
+    ("Filtered-CoPhy", "i-RevNet"; not "Multi-LLM Debate" or "Text-to-SQL Parsing", phrases about a name)?"""
+    words = name.split()
+    return any(is_name(w) for w in words) or any(is_name(part) for part in words[-1].split("-"))
 
 
 def _said_again(name: str, abstract: str) -> bool:
@@ -98,20 +105,24 @@ def with_title_name(extraction: PaperExtraction, title: str | None, abstract: st
 
     - Already proposed (as written, or as a short or long form): unchanged.
     - Written in the abstract as a mention: those mentions become proposals, keeping their type. A
-      vocabulary concept too: a title that leads with it is the paper that introduced it ("SchNet: A
-      continuous-filter convolutional neural network ..."; 9 of 9 such titles on the training corpus's
-      train and dev splits).
+      vocabulary concept of one word or a name-like form too: a title that leads with it is the paper that
+      introduced it ("SchNet: A continuous-filter ...", "Meta-Dataset: A Dataset of Datasets ..."; 9 of 9
+      such titles on the training corpus's train and dev splits); a concept named in words ("Graph Neural
+      Networks: ...") is the field, and a survey's lead phrase what it surveys: unchanged.
     - Written in the abstract but not a mention: a proposal there, typed by the title.
     - Not written in the abstract: a proposal in the title (``in_title``; its offsets index the title).
     """
     name = title_name(title, abstract)
-    if not name or title is None:
-        return extraction
+    if not name or title is None or _SURVEY.search(title.partition(":")[2]):
+        return extraction  # a survey's lead phrase ("X: A Review of Methods") is what it surveys
     key = norm_key(name)
     mentions = extraction.mentions
     if any(m.proposed and key in _names(m) for m in mentions):
         return extraction
-    written = [m for m in mentions if norm_key(m.text) == key and m.type in _PROPOSABLE]
+    written = [m for m in mentions if norm_key(m.text) == key]
+    if any(m.concept for m in written) and " " in name and not _name_like(name):
+        return extraction  # a concept named in words ("Graph Neural Networks: ..."): the field, not the paper's own
+    written = [m for m in written if m.type in _PROPOSABLE]
     if written:
         marked = {m: dataclasses.replace(m, proposed=True) for m in written}
         return dataclasses.replace(extraction, mentions=sorted(marked.get(m, m) for m in mentions))
