@@ -32,6 +32,11 @@ _AFTER_TITLE_NAME = frozenset({"", ":", "\u2013", "\u2014"})
 _SURVEY = re.compile(r"(?i)\b(?:survey|review|overview|tutorial|primer|perspective)\b")
 
 
+def _surveys(title: str) -> bool:
+    """Does ``title``'s subtitle say the paper surveys its lead phrase ("X: A Comprehensive Survey")?"""
+    return bool(_SURVEY.search(title.partition(":")[2]))
+
+
 #: how a title's phrase (not a name) starts: a gerund or a function word ("Learning to ...", "Towards ...")
 _PHRASE_START = re.compile(r"(?:[A-Z][a-z]+ing|Towards?|On|Beyond|From|How|When|Why|What|Where|Is|Are|Do|Does|Can"
                            r"|Position|To|Let|Don|No|Yes|The|A|An)\b")
@@ -113,7 +118,7 @@ def with_title_name(extraction: PaperExtraction, title: str | None, abstract: st
     - Not written in the abstract: a proposal in the title (``in_title``; its offsets index the title).
     """
     name = title_name(title, abstract)
-    if not name or title is None or _SURVEY.search(title.partition(":")[2]):
+    if not name or title is None or _surveys(title):
         return extraction  # a survey's lead phrase ("X: A Review of Methods") is what it surveys
     key = norm_key(name)
     mentions = extraction.mentions
@@ -153,7 +158,7 @@ def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperE
     twice. A task of that name is the paper's problem, not its artifact, and stays one; so does the lead
     phrase of a survey ("Graph Prompt Learning: A Comprehensive Survey"). The paper is named by the
     mention's short form (else its text) when the abstract named nothing."""
-    if not title or _SURVEY.search(title.partition(":")[2]):
+    if not title or _surveys(title):
         return extraction
     marked = [m for m in extraction.mentions
               if not m.proposed and not m.concept and not m.in_title and m.type in _TITLED_TYPES
