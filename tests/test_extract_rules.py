@@ -228,18 +228,6 @@ def test_a_mention_a_naming_verb_introduces_is_proposed_though_it_is_no_name(nlp
     assert find_proposals(nlp(background), [other])[0] == []  # no "we": somebody else's heuristic
 
 
-def test_a_one_word_task_that_a_longer_task_ends_with_is_that_task():
-    from kg.extract.terms import specific_tasks
-    from kg.extract.types import Mention
-
-    longer = Mention(0, 20, "Task", "sequential selection", "phrase")
-    again = Mention(40, 49, "Task", "selection", "task-frame")
-    other = Mention(60, 74, "Task", "classification", "task-frame")
-    defined = Mention(80, 82, "Task", "QA", "abbreviation", long_form="question answering", short_form="QA")
-    embodied = Mention(90, 102, "Task", "embodied QAs", "phrase")
-    assert specific_tasks([longer, again, other, defined, embodied]) == [longer, other, defined, embodied]
-
-
 def test_a_method_that_a_task_of_the_paper_specialises_is_its_field():
     from kg.extract.terms import specialised_fields
     from kg.extract.types import Mention

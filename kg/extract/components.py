@@ -139,7 +139,7 @@ class EntityRecognizer:
                 continue  # part of a known dataset/method name
             last = span[-1].lemma_.lower()
             t = "Dataset" if T.dataset_context(span) or last in DATASET_NOUNS else "Task" if T.classify_phrase(list(span)) == "Task" \
-                or T.names_an_activity(span) else "Method"
+                else "Method"
             found.append(T.mention(span, t, "title-case"))
         covered = {(m.start, m.end) for m in found if m.rule in {"vocabulary", "abbreviation", "abbreviation-use"}}
         for span in T.name_candidates(doc):

@@ -99,16 +99,6 @@ def _descriptor(doc: Doc, span: Span) -> str | None:
 BRACKETED_NAME = re.compile(r"\s*\(([^()\s]{2,20})\)")
 
 
-def _after_colon(doc: Doc, last: Token, sent_end: int) -> list[Token]:
-    """The tokens after a colon that closes the clause ending at ``last`` (a few words on, same sentence)."""
-    for t in doc[last.i + 1 : min(sent_end, last.i + 12)]:
-        if t.text == ":":
-            return [x for x in doc[t.i + 1 : min(sent_end, t.i + 12)] if not x.is_punct or x.text in {"-", "–"}][:8]
-        if t.text in {".", ";"}:
-            break
-    return []
-
-
 def _name_spans(doc: Doc, tokens: list[Token], mentions: list[Mention]) -> list[Span]:
     """Names among ``tokens``: name-like words, defined short forms, capitalised proper nouns."""
     if not tokens:
@@ -241,9 +231,6 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         if not naming and not (lemma in PROPOSE_VERBS and tok.pos_ in {"VERB", "AUX", "ADJ"} and _is_self_trigger(tok)):
             continue
         window = _window(doc, tok, mentions)
-        if window and not _name_spans(doc, window, mentions):
-            # "we propose an approach to sample densities: Stochastic Normalizing Flows (SNF)"
-            window = _after_colon(doc, window[-1], tok.sent.end) or window
         if not window:
             continue
         names = [s for s in _name_spans(doc, window, mentions)

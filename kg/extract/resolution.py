@@ -384,7 +384,7 @@ class MentionResolver:
                 and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)
                                                   or T.hyphen_modifier(doc, m)))]
         kept = paired_mentions(kept, doc._.abbreviations or [])
-        kept = named_datasets(doc, T.list_types(T.specialised_fields(T.specific_tasks(kept), self.labels), text))
+        kept = named_datasets(doc, T.list_types(T.specialised_fields(kept, self.labels), text))
         kept = [m for m in kept if not (m.type == "Method" and m.rule == "vocabulary" and in_passing(doc, m))]
         # a set: the two modalities a dataset cues may be reported as one ("lidar" and "point cloud")
         doc._.mentions = sorted(set(reported_modalities(working_modalities(doc, kept), self.broader)))

@@ -166,24 +166,6 @@ def classify_phrase(tokens: list[Token]) -> str | None:
     return "Method"
 
 
-#: Heads that make the rest of a noun phrase a task: "the dueling bandit problem", "MARL settings"
-PROBLEM_HEADS = frozenset({"problem", "task", "setting", "scenario"})
-
-
-def problem_phrase(tokens: list[Token]) -> list[Token] | None:
-    """The task named before a problem word: "convex clustering problems" -> "convex clustering"."""
-    if len(tokens) < 3 or tokens[-1].lemma_.lower() not in PROBLEM_HEADS:
-        return None
-    mods = [t for t in tokens[:-1] if not t.is_punct]
-    content = [t for t in mods if t.pos_ in {"NOUN", "PROPN", "ADJ", "VERB"} and t.lower_ not in GENERIC_HEADS]
-    if len(content) < 2 or any(t.lower_ in {"this", "these", "such", "same", "following"} for t in mods):
-        return None
-    words = " ".join(t.text for t in tokens[:-1]).replace(" - ", "-").split()
-    if len(words) < 2 or any(t.pos_ == "CCONJ" or t.text == "," for t in tokens[:-1]) or tokens[-2].pos_ not in {"NOUN", "PROPN"}:
-        return None  # "real-world setting", "real-time and resource-constrained scenarios": qualities, no task
-    return tokens[:-1]
-
-
 #: Heads naming a part of a model rather than a method: "memory modules", "decoder network"
 _PART_HEADS = frozenset({"module", "block", "layer", "unit", "head", "component", "encoder", "decoder", "architecture"})
 
@@ -267,20 +249,6 @@ def phrase_candidates(doc: Doc, short_forms: Iterable[str] = ()) -> Iterator[tup
             yield from _chunk_candidates(doc, part)
 
 
-def task_of_method(tokens: list[Token]) -> list[Token] | None:
-    """The task a method phrase is named after: "a novel layer pruning method" -> "layer pruning",
-    "a representation-based memorization detection method" -> "memorization detection"."""
-    if len(tokens) < 3 or tokens[-1].lemma_.lower() not in KIND_HEADS:
-        return None
-    core = _strip_edges(tokens[:-1])
-    manner = [k for k, t in enumerate(core) if k > 0 and core[k - 1].text == "-" and t.lower_ in _MANNER_WORDS]
-    if manner:
-        core = _strip_edges(core[manner[-1] + 1 :])
-    if len(core) < 2 or classify_phrase(core) != "Task" or any(t.pos_ == "CCONJ" for t in core):
-        return None
-    return core
-
-
 #: a hyphenated Title-Case word is a name ("Meta-World"), never a task
 HYPHENATED_TITLE = re.compile(r"[A-Z][\w]*(?:-[A-Z][\w]*)+")
 
@@ -289,10 +257,6 @@ def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]
     """:func:`phrase_candidates` of one noun chunk (or one conjunct of it)."""
     tokens = _strip_edges(list(chunk))
     if not tokens:
-        return
-    problem = problem_phrase(tokens)
-    if problem is not None and classify_phrase(problem) != "Method":
-        yield whole_words(doc[problem[0].i : problem[-1].i + 1]), "Task"
         return
     # look for the rightmost typed head, then shorter prefixes ending in a typed head
     for j in range(len(tokens) - 1, -1, -1):
@@ -307,15 +271,9 @@ def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]
             if cls == "Method" or tokens[-1].lemma_.lower() not in {"method", "model", "framework", "approach", "benchmark", "task"}:
                 continue
         if cls == "Method":
-            task = task_of_method(sub)
-            if task is not None:
-                yield whole_words(doc[task[0].i : task[-1].i + 1]), "Task"
-                break
             sub = _method_core(sub)
             if sub is None:
                 break
-        elif _coordinated_qualities(sub):
-            break
         span = _phrase_span(doc, sub)
         if span is not None:
             span = whole_words(span)
@@ -323,13 +281,6 @@ def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]
                 break  # "Meta-World", "Matbench-Discovery": a name, not a task
             yield span, cls
             break
-
-
-def _coordinated_qualities(tokens: list[Token]) -> bool:
-    """Are the modifiers of a task phrase coordinated qualities ("interpretable and efficient control")?
-    They say how good something is, not which task it is."""
-    return any((t.pos_ == "CCONJ" or t.text == ",") and 0 < k < len(tokens) - 2 and tokens[k - 1].pos_ == "ADJ"
-               and tokens[k + 1].pos_ in {"ADJ", "CCONJ", "ADV"} for k, t in enumerate(tokens))
 
 
 def name_candidates(doc: Doc) -> Iterator[Span]:
@@ -481,16 +432,6 @@ def list_types(mentions: list[Mention], text: str) -> list[Mention]:
     return out
 
 
-def specific_tasks(mentions: list[Mention]) -> list[Mention]:
-    """``mentions`` without the one-word tasks that a longer task of the same text ends with: after
-    "sequential selection problems", "the selection problem" is that task again, not a second, general one."""
-    heads = {singular(m.text.split()[-1].lower()) for m in mentions
-             if m.type == "Task" and len(m.text.split()) > 1}
-    return [m for m in mentions
-            if not (m.type == "Task" and " " not in m.text and not m.long_form and not m.proposed
-                    and singular(m.text.lower()) in heads)]
-
-
 def specialised_fields(mentions: list[Mention], labels: Mapping[str, str] | None = None) -> list[Mention]:
     """``mentions`` without the methods that a longer task of the paper specialises: where the paper works
     on "safe RL" or "preference-based reinforcement learning", "reinforcement learning (RL)" is the field
@@ -628,14 +569,6 @@ def title_case_terms(doc: Doc) -> Iterator[Span]:
         if len(words) >= 2 and spaced and not all(is_name(w.text) for w in words):
             yield doc[i : j + 1]
         i = j + 1
-
-
-def names_an_activity(span: Span) -> bool:
-    """Does a Title-case name end in a gerund that is no technique word ("Natural Language Processing",
-    "Wheeled Robot Navigating"; not "Contrastive Learning", "Gradient Boosting")? It names a task."""
-    last = span[-1]
-    return len(last.text) > 5 and last.lower_.endswith("ing") and last.lower_ not in METHOD_LIKE \
-        and last.lemma_.lower() not in METHOD_LIKE and last.lower_ not in GENERIC_HEADS
 
 
 def dataset_context(span: Span) -> bool:
