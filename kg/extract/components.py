@@ -10,7 +10,6 @@ and :mod:`kg.extract.proposals`.
 """
 from __future__ import annotations
 
-import re
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -89,11 +88,6 @@ class EntityRecognizer:
         head = tokens[-1].lemma_.lower()
         if head in DATASET_NOUNS:
             return "Dataset"
-        if any(t.lower_ in {"via", "using", "through"} for t in tokens[1:-1]):
-            return "Method"  # "Preference Alignment via Logit Calibration": how something is done
-        sf = short.text
-        if re.search(r"[a-z]", sf.rstrip("s")) and any(c.isupper() for c in sf[1:]) and head not in METRIC_HEADS:
-            return "Method"  # a coined name ("PaAno", "LaBraM") names an artifact, not a task ("TSAD")
         cls = T.classify_phrase(tokens)
         if cls is not None:
             return cls
@@ -106,7 +100,7 @@ class EntityRecognizer:
 
     def __call__(self, doc: Doc) -> Doc:
         abbrs = doc._.abbreviations or []
-        found: list[Mention] = [T.learning_setting(doc, T.extend_term(doc, T.extend_metric(doc, m)))
+        found: list[Mention] = [T.extend_term(doc, T.extend_metric(doc, m))
                                 for m in self.vocabulary_mentions(doc)]
         found = [m for m in found if not self._redefined(m, abbrs)]
         abbr_mentions = list(T.abbreviation_mentions(abbrs, self.type_of_abbreviation))
@@ -133,7 +127,7 @@ class EntityRecognizer:
             # framed, a single word is a task too ("classification tasks"); a known one keeps its concept
             found.append(T.mention(span, "Task", "task-frame",
                                    concept=vocabulary_tasks.get((span.start_char, span.end_char))))
-        known = [(m.start, m.end) for m in found if m.rule in {"vocabulary", "learning-setting"}]
+        known = [(m.start, m.end) for m in found if m.rule == "vocabulary"]
         for span in T.title_case_terms(doc):
             if any(a < span.end_char and span.start_char < b for a, b in known) and not T.specialises(span, known):
                 continue  # part of a known dataset/method name

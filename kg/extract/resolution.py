@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from kg.extract.tagger import TokenScores
 
 #: Rule priority when two mentions of one type overlap (higher wins, then the longer span).
-RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "learning-setting": 5, "term-phrase": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
+RULE_PRIORITY = {"vocabulary": 5, "metric-phrase": 5, "term-phrase": 5, "abbreviation": 4, "abbreviation-use": 4, "proposal": 4, "name": 4,
                  "title-case": 3, "phrase": 2, "task-frame": 6, "modality-cue": 1,
                  "modality-context": 1, "list-context": 4, "model": 5}
 
@@ -318,9 +318,6 @@ def resolve_overlaps(mentions: list[Mention], priorities: dict[str, int] | None 
             if inside and k.rule == "abbreviation" and k.text == k.long_form and k.type in {"Method", "Dataset"} \
                     and m.type in {"Method", "Task"} and (k.start, k.end) != (m.start, m.end):
                 clash = True  # a word of a defined name: "Calibration" in "Alignment via Logit Calibration"
-                break
-            if inside and k.rule == "learning-setting" and m.type == "Method":
-                clash = True  # "reinforcement learning" inside "safe reinforcement learning"
                 break
         if not clash:
             kept.append(m)

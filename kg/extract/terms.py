@@ -13,11 +13,11 @@ from spacy.tokens import Doc, Span, Token
 from kg.extract.abbreviations import Abbreviation
 from kg.extract.lexicon import (DATASET_NOUNS, EITHER_HEADS, EVALUATIVE, GENERIC_HEADS, GENERIC_METHOD_TERMS,
                                 GENERIC_MODIFIERS, KIND_HEADS, LEARNING_SETTINGS, METHOD_HEADS, METRIC_MODIFIERS,
-                                NOT_NAMES, NUMERIC_PRECISION, RESULT_NOUNS, TASK_HEADS, TECHNICAL_ADJECTIVES,
+                                NOT_NAMES, NUMERIC_PRECISION, TASK_HEADS, TECHNICAL_ADJECTIVES,
                                 WEAK_DATASET_NOUNS, WEAK_TASK_HEADS)
 from kg.extract.tokenizer import LATEX_GROUP
 from kg.extract.types import Mention
-from kg.keys import clean_label, norm_key, singular
+from kg.keys import clean_label, norm_key
 
 #: Heads a task phrase may have, and heads a method phrase may have (each with the heads of either).
 TASK_LIKE = TASK_HEADS | EITHER_HEADS
@@ -148,11 +148,7 @@ def classify_phrase(tokens: list[Token]) -> str | None:
     if cls == "Task":
         if len(tokens) == 1:
             return None  # "classification", "prediction": too general alone
-        if head.tag_ == "NNS" and lemma in RESULT_NOUNS:
-            return None  # "AlphaFold 2 predictions", "overconfident predictions": outputs, not a task
         if lemma in WEAK_TASK_HEADS and len(mods) < 1:
-            return None
-        if head.lower_.endswith("ing") and head.lower_ not in TASK_LIKE and lemma not in TASK_LIKE:
             return None
         return "Task" if mods or lemma not in WEAK_TASK_HEADS else None
     # Method: generic heads need a specific, non-generic modifier
@@ -185,8 +181,6 @@ def _method_core(tokens: list[Token]) -> list[Token] | None:
         return None  # "augmentation method", "Bayesian method"
     if classify_phrase(core) != "Method" and not any(t.lower_ in TECHNICAL_ADJECTIVES for t in core):
         return None
-    if core[-1].pos_ == "ADJ" and not is_name(core[-1].text):
-        return tokens  # an adjective needs its noun: "Hierarchical Bayesian methods", not "Hierarchical Bayesian"
     return core
 
 
@@ -277,8 +271,6 @@ def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]
         span = _phrase_span(doc, sub)
         if span is not None:
             span = whole_words(span)
-            if cls == "Task" and HYPHENATED_TITLE.fullmatch(span.text):
-                break  # "Meta-World", "Matbench-Discovery": a name, not a task
             yield span, cls
             break
 
@@ -351,41 +343,6 @@ def extend_metric(doc: Doc, m: Mention) -> Mention:
         return m
     ext = doc[start : span.end]
     return Mention(ext.start_char, ext.end_char, "Metric", clean_label(ext.text), "metric-phrase")
-
-
-#: reinforcement learning as a vocabulary method names it ("deep RL"); its settings make tasks of it
-_PARADIGM = re.compile(r"(?:deep |Deep )?(?:[Rr]einforcement [Ll]earning|RL)")
-#: a run of words (hyphenated compounds included) right before a position
-_WORDS_BEFORE = re.compile(r"((?:[A-Za-z]+(?:-[A-Za-z]+)*[ \t]+)+)$")
-
-
-def learning_setting(doc: Doc, m: Mention) -> Mention:
-    """Reinforcement learning written with its setting is a task: "safe reinforcement learning",
-    "preference-based RL", "partially observable RL" (a setting is a problem; the methods solve it).
-
-    Words of :data:`LEARNING_SETTINGS` right before the paradigm are taken in ("deep" too, between
-    them); the result is a Task of its own, without the paradigm's concept. Other mentions pass unchanged.
-    """
-    if m.type != "Method" or m.rule != "vocabulary" or not _PARADIGM.fullmatch(m.text):
-        return m
-    before = _WORDS_BEFORE.search(doc.text[max(0, m.start - 80) : m.start])
-    if not before:
-        return m
-    words = before.group(1).split()
-    start, taken, pos = m.start, 0, m.start
-    for word in reversed(words):
-        pos = doc.text.rindex(word, 0, pos)
-        low = word.lower()
-        if low in LEARNING_SETTINGS or all(part in LEARNING_SETTINGS for part in low.split("-")):
-            start, taken = pos, taken + 1
-        elif low != "deep":
-            break
-    if not taken:
-        return m
-    span = doc.char_span(start, m.end, alignment_mode="expand")
-    if span is None or span.sent.start_char > start:
-        return m
-    return Mention(span.start_char, span.end_char, "Task", clean_label(span.text), "learning-setting")
 
 
 def specialises_chars(text: str, start: int, end: int, known: Iterable[tuple[int, int]]) -> bool:
@@ -588,12 +545,6 @@ def dataset_context(span: Span) -> bool:
             hops += 1
             continue
         break
-    if _listed_after_dataset_noun(span) or _listed_before_dataset_noun(span):
-        return True
-    window = doc[max(span.sent.start, span.start - 6) : span.start]
-    lower = [t.lower_ for t in window]
-    if any(w in {"datasets", "benchmarks", "corpora"} for w in lower) and any(w in {"on", "including", "as", "across"} for w in lower):
-        return True
     return appositive_dataset(span) or name_suffix_type(span.text) == "Dataset"
 
 
@@ -629,29 +580,6 @@ def used_as_dataset(span: Span) -> bool:
                                                       and doc[i + 1 : i + 2].text != "of")):
         return True
     return appositive_dataset(span, frozenset({",", ":"})) or name_suffix_type(span.text) == "Dataset"
-
-
-def _listed_after_dataset_noun(span: Span) -> bool:
-    """Is the name in a bracketed list right after a dataset noun: "benchmarks (A, B, C, etc.)"?"""
-    doc = span.doc
-    for k in range(span.start - 1, max(span.sent.start, span.start - 30) - 1, -1):
-        if doc[k].text in {")", "]"}:
-            return False
-        if doc[k].text in {"(", "["}:
-            return k > span.sent.start and doc[k - 1].lemma_.lower() in DATASET_NOUNS and doc[k - 1].tag_ in {"NNS", "NNPS"}
-    return False
-
-
-def _listed_before_dataset_noun(span: Span) -> bool:
-    """Is the name one of a list of names that ends in a dataset noun: "the A, the B, and the C datasets",
-    "On A-B, C, D-5 suites and E"?"""
-    doc = span.doc
-    for t in doc[span.end : min(span.sent.end, span.end + 14)]:
-        if t.lemma_.lower() in DATASET_NOUNS and t.pos_ == "NOUN":
-            return True
-        if not (t.text in {",", "-", "–"} or t.pos_ in {"CCONJ", "DET", "PROPN", "NUM"} or is_name(t.text)):
-            return False
-    return False
 
 
 #: last parts of hyphenated names that say what the name is ("RoboInter-Data", "X-VLA")
