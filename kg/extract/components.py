@@ -10,7 +10,6 @@ and :mod:`kg.extract.proposals`.
 """
 from __future__ import annotations
 
-
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
@@ -76,7 +75,7 @@ class EntityRecognizer:
                     return True
         return False
 
-    def type_of_abbreviation(self, long: Span, short: Span) -> str | None:
+    def type_of_abbreviation(self, long: Span) -> str | None:
         """The entity type of an abbreviation definition, or None when it names no entity."""
         for m in self.vocabulary_mentions(long.doc):
             # the long form decides; a short form alone may stand for something else ("CT")
@@ -132,8 +131,8 @@ class EntityRecognizer:
             if any(a < span.end_char and span.start_char < b for a, b in known) and not T.specialises(span, known):
                 continue  # part of a known dataset/method name
             last = span[-1].lemma_.lower()
-            t = "Dataset" if T.dataset_context(span) or last in DATASET_NOUNS else "Task" if T.classify_phrase(list(span)) == "Task" \
-                else "Method"
+            t = "Dataset" if T.dataset_context(span) or last in DATASET_NOUNS \
+                else "Task" if T.classify_phrase(list(span)) == "Task" else "Method"
             found.append(T.mention(span, t, "title-case"))
         covered = {(m.start, m.end) for m in found if m.rule in {"vocabulary", "abbreviation", "abbreviation-use"}}
         for span in T.name_candidates(doc):

@@ -99,10 +99,14 @@ def _named_if_dataset(text: str, label: str) -> bool:
     return label != "Dataset" or _is_named(text)
 
 
+#: a hyphenated Title-Case word is a name ("Meta-World"), never a task
+HYPHENATED_TITLE = re.compile(r"[A-Z][\w]*(?:-[A-Z][\w]*)+")
+
+
 def _no_name_if_task(text: str, label: str) -> bool:
     """A task is a phrase of the field, not a coined name ("PaAno", "Atlas-Discovery"); a form in capitals
     may be one ("QA", and also "TSB-AD": a stricter acronym test lost 0.004 on gold_dev_corpus)."""
-    return label != "Task" or text.isupper() or not (T.is_name(text) or T.HYPHENATED_TITLE.fullmatch(text))
+    return label != "Task" or text.isupper() or not (T.is_name(text) or HYPHENATED_TITLE.fullmatch(text))
 
 
 def named_dataset_phrase(text: str) -> bool:
@@ -317,7 +321,7 @@ def resolve_overlaps(mentions: list[Mention], priorities: dict[str, int] | None 
                 break
             if inside and k.rule == "abbreviation" and k.text == k.long_form and k.type in {"Method", "Dataset"} \
                     and m.type in {"Method", "Task"} and (k.start, k.end) != (m.start, m.end):
-                clash = True  # a word of a defined name: "Calibration" in "Alignment via Logit Calibration"
+                clash = True  # a word of a defined name: "Score Calibration" in "Retrieval Alignment via Score Calibration"
                 break
         if not clash:
             kept.append(m)

@@ -243,10 +243,6 @@ def phrase_candidates(doc: Doc, short_forms: Iterable[str] = ()) -> Iterator[tup
             yield from _chunk_candidates(doc, part)
 
 
-#: a hyphenated Title-Case word is a name ("Meta-World"), never a task
-HYPHENATED_TITLE = re.compile(r"[A-Z][\w]*(?:-[A-Z][\w]*)+")
-
-
 def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]]:
     """:func:`phrase_candidates` of one noun chunk (or one conjunct of it)."""
     tokens = _strip_edges(list(chunk))
@@ -529,7 +525,7 @@ def title_case_terms(doc: Doc) -> Iterator[Span]:
 
 
 def dataset_context(span: Span) -> bool:
-    """Is a name used as a dataset: "the X dataset", "X benchmark", "datasets such as X"?"""
+    """Is a name used as a dataset: "the X dataset", "X benchmark", "the X and Y datasets"?"""
     doc = span.doc
     nxt = doc[span.end] if span.end < len(doc) else None
     if nxt is not None and nxt.lemma_.lower() in DATASET_NOUNS:
@@ -608,9 +604,9 @@ def mention(span: Span, type_name: str, rule: str, **extra: object) -> Mention:
 
 
 def abbreviation_mentions(abbrs: Iterable[Abbreviation], type_of) -> Iterator[Mention]:
-    """Mentions of both sides of each abbreviation definition, typed by ``type_of(long_span, short_span)``."""
+    """Mentions of both sides of each abbreviation definition, typed by ``type_of(long_span)``."""
     for a in abbrs:
-        t = type_of(a.long, a.short)
+        t = type_of(a.long)
         if t is None:
             continue
         lf, sf = clean_label(a.long.text), clean_label(a.short.text)
