@@ -23,7 +23,6 @@ _STOP_WORDS = {"that", "which", "where", "who", "whose", "while", "whereas", "be
 #: what a naming verb may introduce as the paper's own ("a strategy named meta-dropout"); a task so named is
 #: the class of problems studied ("games that we call hidden zero-sum games"), not an artifact
 _NAMEABLE = frozenset({"Method", "Dataset", "Metric"})
-_DATASET_NAME_PART = re.compile(r"(?:Bench|Data|Set|Corpus|QA|Arena|Gym|Suite)(?:$|[-\d])|^Bench|bench$", re.I)
 _VERSION = re.compile(r"^[vV]\d+(?:\.\d+)*$|^\d+(?:\.\d+)?$|^\+\+$")
 
 
@@ -53,15 +52,10 @@ def _window(doc: Doc, trigger: Token, mentions: list[Mention] = ()) -> list[Toke
     out: list[Token] = []
     sent_end = trigger.sent.end
     for t in doc[trigger.i + 1 : min(sent_end, trigger.i + 30)]:
-        if t.text == ":" and not any(T.is_name(x.text) or x.pos_ == "PROPN" for x in out):
-            continue  # "we introduce two methods: A and B"
         if t.text in {".", ";", ":"} or t.lower_ in _STOP_WORDS:
             break
         if t.pos_ == "ADP" and t.lower_ not in {"of", "as"} and out:
-            # "we propose X for/on/with Y": Y is what X is for, not what is proposed -- unless the
-            # preposition is inside a long form being defined: "Patch-based ... for ... detection (PaAno)"
-            if not any(a.long.start < t.i < a.long.end for a in (doc._.abbreviations or [])):
-                break
+            break  # "we propose X for/on/with Y": Y is what X is for, not what is proposed
         if t.pos_ in {"VERB", "AUX"} and t.dep_ in {"conj", "ROOT", "relcl", "ccomp"} and t.tag_ != "VBN":
             break
         out.append(t)
@@ -90,8 +84,6 @@ def _descriptor(doc: Doc, span: Span) -> str | None:
             if doc[k].text in {",", ")"} and k > span.end + 1:
                 break
             k += 1
-    if _DATASET_NAME_PART.search(span.text.replace(" ", "")):
-        return "Dataset"
     return None
 
 
@@ -236,9 +228,6 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         names = [s for s in _name_spans(doc, window, mentions)
                  if not _written_before(doc, s, tok.sent.start)]
         naming_at = [t.i for t in window if t.lemma_.lower() in NAMING_VERBS and t.tag_ == "VBN"]
-        if naming_at and any(s.start > naming_at[0] for s in names):
-            # "a new Electrocardio Panorama benchmark, called Panobench": the name is what follows "called"
-            names = [s for s in names if s.start > naming_at[0]]
         lemmas = {t.lemma_.lower() for t in window}
         window_type = "Dataset" if lemmas & (DATASET_NOUNS | {"resource"}) else "Metric" if lemmas & _METRIC_NOUNS else "Method"
         if names:
@@ -248,36 +237,14 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
                 continue
         else:
             # no name: the mention a naming verb introduces ("a strategy named meta-dropout", "called
-            # relational graph"), a long form defined right there, or a specific method phrase
-            # (a naming verb alone, "a heuristic called X", is the authors' only with "we": "we call X")
+            # relational graph"; a naming verb alone, "a heuristic called X", is the authors' only with
+            # "we": "we call X")
             named_at = ([tok.i] if _is_self_trigger(tok) else []) if naming else naming_at
             named = _named_mention(doc, named_at, mentions)
             named_span = doc.char_span(named.start, named.end, alignment_mode="expand") if named else None
             if named_span is not None:
                 add(named_span, named.type)
-            for m in mentions if named_span is None else ():
-                if not (window[0].idx <= m.start < window[-1].idx + len(window[-1])):
-                    continue
-                if m.rule == "abbreviation" and m.long_form == m.text:
-                    sf = abbr_sf.get(m.text.lower())
-                    if sf is not None:
-                        span = doc.char_span(sf.start, sf.end, alignment_mode="expand")
-                        if span is not None:
-                            add(span, _descriptor(doc, span) or window_type)
-                            break
-                if m.rule == "phrase" and m.type == "Method":
-                    span = doc.char_span(m.start, m.end, alignment_mode="expand")
-                    if span is not None and span.root.lower_ not in GENERIC_HEADS and len(span) >= 2:
-                        add(span, window_type)
-                        break
         main_type = window_type
-    # "X, a novel framework ..." at the start of a sentence
-    for sent in doc.sents:
-        toks = list(sent)
-        if len(toks) > 3 and T.is_name(toks[0].text) and toks[1].text == "," and toks[2].lower_ in {"a", "an"}:
-            if any(t.lower_ in {"novel", "new", "first"} for t in toks[2:8]):
-                span = _extend(doc, doc[toks[0].i : toks[0].i + 1])
-                add(span, _descriptor(doc, span) or "Method")
     # "our method SeFT", "our framework, X,": the authors' own artifact, named right after "our <noun>"
     for tok in doc:
         if tok.lower_ != "our":
