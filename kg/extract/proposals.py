@@ -47,7 +47,7 @@ def _is_self_trigger(tok: Token) -> bool:
     return any(w in {"we", "paper", "work"} for w in before)
 
 
-def _window(doc: Doc, trigger: Token, mentions: list[Mention] = ()) -> list[Token]:
+def _window(doc: Doc, trigger: Token) -> list[Token]:
     """Tokens of the clause after a trigger: up to a relative clause, a new verb or the sentence end."""
     out: list[Token] = []
     sent_end = trigger.sent.end
@@ -222,7 +222,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         naming = lemma in NAMING_VERBS and (tok.tag_ == "VBN" and not _about_prior_work(tok.sent) or _is_self_trigger(tok))
         if not naming and not (lemma in PROPOSE_VERBS and tok.pos_ in {"VERB", "AUX", "ADJ"} and _is_self_trigger(tok)):
             continue
-        window = _window(doc, tok, mentions)
+        window = _window(doc, tok)
         if not window:
             continue
         names = [s for s in _name_spans(doc, window, mentions)
