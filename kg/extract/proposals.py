@@ -219,8 +219,11 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
     main_type = "Method"
     for tok in doc:
         lemma = tok.lemma_.lower()
-        naming = lemma in NAMING_VERBS and (tok.tag_ == "VBN" and not _about_prior_work(tok.sent) or _is_self_trigger(tok))
-        if not naming and not (lemma in PROPOSE_VERBS and tok.pos_ in {"VERB", "AUX", "ADJ"} and _is_self_trigger(tok)):
+        if lemma not in NAMING_VERBS and lemma not in PROPOSE_VERBS:
+            continue
+        own = _is_self_trigger(tok)  # the authors' verb
+        naming = lemma in NAMING_VERBS and (tok.tag_ == "VBN" and not _about_prior_work(tok.sent) or own)
+        if not naming and not (lemma in PROPOSE_VERBS and tok.pos_ in {"VERB", "AUX", "ADJ"} and own):
             continue
         window = _window(doc, tok)
         if not window:
@@ -239,7 +242,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
             # no name: the mention a naming verb introduces ("a strategy named meta-dropout", "called
             # relational graph"; a naming verb alone, "a heuristic called X", is the authors' only with
             # "we": "we call X")
-            named_at = ([tok.i] if _is_self_trigger(tok) else []) if naming else naming_at
+            named_at = ([tok.i] if own else []) if naming else naming_at
             named = _named_mention(doc, named_at, mentions)
             named_span = doc.char_span(named.start, named.end, alignment_mode="expand") if named else None
             if named_span is not None:
