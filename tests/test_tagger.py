@@ -214,6 +214,69 @@ def test_training_the_tagger_runs_end_to_end_on_a_tiny_corpus(tmp_path):
     assert not out.with_name("tagger.work").exists() and not out.with_name("tagger.new").exists()
     spans = Tagger(str(out)).spans("We propose FlowMixer, evaluated on GLUE with accuracy.")
     assert all(label in {"Method", "Dataset", "Task", "Metric"} for _, _, label, _ in spans)
+    assert "IsNaN" not in _op_types(out / "model.onnx")  # the export drops attention's NaN guards
+
+
+def _op_types(path) -> set[str]:
+    import onnx
+
+    return {node.op_type for node in onnx.load(str(path)).graph.node}
+
+
+def test_the_shipped_tagger_carries_no_nan_guard():
+    """``python -m training.graph`` cleaned it; a tagger exported without that step would be a sixth slower."""
+    ops = _op_types(TAGGER_DIR / "model.onnx")
+    assert "IsNaN" not in ops and "Where" in ops  # the attention masks' own Where nodes stay
+
+
+def _guarded_graph(guard: bool):
+    """scores (2, 3) -> Softmax -> [Where(IsNaN(p), 0, p)] -> MatMul with a (3, 2) weight -> out."""
+    import numpy
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    nodes = [helper.make_node("Softmax", ["scores"], ["p"], axis=-1)]
+    read = "p"
+    if guard:
+        nodes += [helper.make_node("IsNaN", ["p"], ["nan"]),
+                  helper.make_node("Constant", [], ["zero"], value=numpy_helper.from_array(numpy.zeros(1, numpy.float32))),
+                  helper.make_node("Where", ["nan", "zero", "p"], ["safe"])]
+        read = "safe"
+    nodes.append(helper.make_node("MatMul", [read, "w"], ["out"]))
+    w = numpy_helper.from_array(numpy.arange(6, dtype=numpy.float32).reshape(3, 2) / 7, name="w")
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("scores", TensorProto.FLOAT, [2, 3])],
+                              [helper.make_tensor_value_info("out", TensorProto.FLOAT, [2, 2])], [w])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def _run(model, scores):
+    import onnxruntime
+
+    session = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return session.run(["out"], {"scores": scores})[0]
+
+
+def test_dropping_the_nan_guards_keeps_the_output_to_the_bit_and_removes_what_fed_them():
+    import numpy
+
+    from training.graph import drop_nan_guards
+
+    scores = numpy.array([[0.3, -1.2, 2.5], [1e-3, 40.0, -7.0]], dtype=numpy.float32)
+    model = _guarded_graph(guard=True)
+    before = _run(model, scores)
+    assert drop_nan_guards(model) == 1
+    assert [n.op_type for n in model.graph.node] == ["Softmax", "MatMul"]
+    assert numpy.array_equal(_run(model, scores), before)
+    assert drop_nan_guards(model) == 0
+
+
+def test_a_where_that_is_no_nan_guard_stays():
+    from training.graph import drop_nan_guards
+
+    model = _guarded_graph(guard=True)
+    where = next(n for n in model.graph.node if n.op_type == "Where")
+    where.input[2] = "scores"  # Where(IsNaN(p), 0, scores): it selects, it does not guard p
+    assert drop_nan_guards(model) == 0 and len(model.graph.node) == 5
 
 
 def test_a_model_dataset_without_a_capital_or_digit_is_no_named_dataset(nlp):
@@ -289,6 +352,7 @@ def test_a_soup_of_two_taggers_is_their_weighted_mean_and_runs_as_a_tagger(tmp_p
     assert json.loads((out / "meta.json").read_text())["soup"] == [[str(members[0]), 3.0], [str(members[1]), 1.0]]
     spans = Tagger(str(out)).spans("We propose FlowMixer, evaluated on GLUE with accuracy.")
     assert all(label in {"Method", "Dataset", "Task", "Metric"} for _, _, label, _ in spans)
+    assert "IsNaN" not in _op_types(out / "model.onnx")  # the export drops attention's NaN guards
     for bad in ("x=0", "x=-1", "x=nan", "x=inf"):
         with pytest.raises(argparse.ArgumentTypeError, match="positive"):
             parse_member(bad)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
 
 from spacy.tokens import Doc, Span, Token
 
@@ -37,20 +38,30 @@ def words(doc: Doc) -> Iterator[Span]:
     """Maximal runs of tokens with no whitespace between them, edge punctuation and a LaTeX command's opening
     brace excluded ("\\emph{ImageNet}" is the word ImageNet); a run ends with its sentence ("ADE20k.We" is a
     name and the next sentence's first word)."""
+    for start, end, _ in word_bounds(doc):
+        yield doc[start:end]
+
+
+def word_bounds(doc: Doc) -> list[tuple[int, int, str]]:
+    """The token bounds and text of each of :func:`words`, without building a ``Span`` for each."""
+    toks = list(doc)  # a spaCy Token is built anew at every doc[i]: once each
+    text = doc.text
+    out = []
     start = 0
-    n = len(doc)
+    n = len(toks)
     while start < n:
         end = start
-        while end < n - 1 and not doc[end].whitespace_ and not doc[end + 1].is_sent_start:
+        while end < n - 1 and not toks[end].whitespace_ and not toks[end + 1].is_sent_start:
             end += 1
         lo, hi = start, end
-        while lo <= hi and ((doc[lo].is_punct and doc[lo].text not in {"+"}) or _LATEX_GROUP.fullmatch(doc[lo].text)):
+        while lo <= hi and ((toks[lo].is_punct and toks[lo].text != "+") or _LATEX_GROUP.fullmatch(toks[lo].text)):
             lo += 1
-        while hi >= lo and doc[hi].is_punct and doc[hi].text not in {"+"}:
+        while hi >= lo and toks[hi].is_punct and toks[hi].text != "+":
             hi -= 1
         if lo <= hi:
-            yield doc[lo : hi + 1]
+            out.append((lo, hi + 1, text[toks[lo].idx : toks[hi].idx + len(toks[hi])]))
         start = end + 1
+    return out
 
 
 def written_at(text: str, form: str) -> Iterator[int]:
@@ -73,6 +84,7 @@ def is_generic_method(text: str) -> bool:
     return norm_key(text) in GENERIC_METHOD_TERMS
 
 
+@lru_cache(maxsize=1 << 16)  # asked of every word, three times an abstract
 def is_name(text: str) -> bool:
     """Does ``text`` look like the name of an artifact (PaAno, BIOT, TSB-AD, CIFAR10)?"""
     text = clean_label(text)
@@ -273,18 +285,16 @@ def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]
 
 def name_candidates(doc: Doc) -> Iterator[Span]:
     """Name-like words (PaAno, BIOT, TSB-AD), with a trailing version number (AlphaFold 3, v2)."""
-    for word in words(doc):
-        text = word.text
+    for start, end, text in word_bounds(doc):
         if "(" in text or ")" in text or "/" in text and len(text) > 12:
             continue
         if not is_name(text) or ADJECTIVE_SUFFIX.search(text):
             continue  # "DGN-based" says how something works; the name is DGN
-        if word.start > 0 and doc[word.start - 1].like_num and len(text) <= 4:
+        if start > 0 and doc[start - 1].like_num and len(text) <= 4:
             continue  # a unit after a number: "6 dB", "40 GB", "100 ms"
-        end = word.end
         if end < len(doc) and re.fullmatch(r"[vV]?\d+(\.\d+)?", doc[end].text) and doc[end].i == end and doc[end - 1].whitespace_:
             end += 1
-        yield doc[word.start : end]
+        yield doc[start:end]
 
 
 def _word_before(doc: Doc, start: int, floor: int) -> Span | None:
@@ -501,24 +511,25 @@ def extend_term(doc: Doc, m: Mention) -> Mention:
 
 def title_case_terms(doc: Doc) -> Iterator[Span]:
     """Runs of two or more Title-case words inside a sentence ("Random Network Distillation")."""
+    toks = list(doc)  # a spaCy Token is built anew at every doc[i]: once each
     i = 0
-    n = len(doc)
+    n = len(toks)
     while i < n:
-        t = doc[i]
+        t = toks[i]
         if t.is_sent_start or not (t.is_alpha and t.text[:1].isupper() and not t.is_upper or is_name(t.text)):
             i += 1
             continue
-        if doc[i - 1].text in {"-", "–"} and not doc[i - 1].whitespace_:
+        if toks[i - 1].text in {"-", "–"} and not toks[i - 1].whitespace_:
             i += 1  # the tail of a hyphenated word ("Multi-Time" at a sentence start)
             continue
         j = i
-        while j + 1 < n and not doc[j + 1].is_sent_start and (
-            (doc[j + 1].is_alpha and doc[j + 1].text[:1].isupper()) or is_name(doc[j + 1].text)
-            or (doc[j + 1].text in {"-", "–"} and not doc[j].whitespace_ and j + 2 < n and doc[j + 2].text[:1].isupper())
+        while j + 1 < n and not toks[j + 1].is_sent_start and (
+            (toks[j + 1].is_alpha and toks[j + 1].text[:1].isupper()) or is_name(toks[j + 1].text)
+            or (toks[j + 1].text in {"-", "–"} and not toks[j].whitespace_ and j + 2 < n and toks[j + 2].text[:1].isupper())
         ):
             j += 1
-        words = [w for w in doc[i : j + 1] if w.is_alpha or is_name(w.text)]
-        spaced = any(w.whitespace_ for w in doc[i:j])  # "ImageNet-C" is one word, not a title-case term
+        words = [w for w in toks[i : j + 1] if w.is_alpha or is_name(w.text)]
+        spaced = any(w.whitespace_ for w in toks[i:j])  # "ImageNet-C" is one word, not a title-case term
         if len(words) >= 2 and spaced and not all(is_name(w.text) for w in words):
             yield doc[i : j + 1]
         i = j + 1
