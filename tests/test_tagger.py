@@ -224,23 +224,25 @@ def _op_types(path) -> set[str]:
 
 
 def test_the_shipped_tagger_carries_no_nan_guard():
-    """``python -m training.graph`` cleaned it; a tagger exported without that step would be a sixth slower."""
+    """``python -m training.graph`` cleaned it; the guards took a sixth of the model's time."""
     ops = _op_types(TAGGER_DIR / "model.onnx")
     assert "IsNaN" not in ops and "Where" in ops  # the attention masks' own Where nodes stay
 
 
-def _guarded_graph(guard: bool):
-    """scores (2, 3) -> Softmax -> [Where(IsNaN(p), 0, p)] -> MatMul with a (3, 2) weight -> out."""
+def _guarded_graph(guard: bool, tested: str = "p", kept: str = "p", test_op: str = "IsNaN", zero=(0.0,)):
+    """scores (2, 3) -> Softmax -> p -> [Where(test_op(tested), zero, kept)] -> MatMul with a (3, 2) weight -> out."""
     import numpy
-    import onnx
     from onnx import TensorProto, helper, numpy_helper
 
     nodes = [helper.make_node("Softmax", ["scores"], ["p"], axis=-1)]
     read = "p"
     if guard:
-        nodes += [helper.make_node("IsNaN", ["p"], ["nan"]),
-                  helper.make_node("Constant", [], ["zero"], value=numpy_helper.from_array(numpy.zeros(1, numpy.float32))),
-                  helper.make_node("Where", ["nan", "zero", "p"], ["safe"])]
+        test = [helper.make_node("IsNaN", [tested], ["nan"])] if test_op == "IsNaN" else \
+            [helper.make_node("Constant", [], ["k"], value=numpy_helper.from_array(numpy.float32(0.5).reshape(1))),
+             helper.make_node("Equal", [tested, "k"], ["nan"])]
+        nodes += [*test, helper.make_node("Constant", [], ["zero"],
+                                          value=numpy_helper.from_array(numpy.asarray(zero, numpy.float32))),
+                  helper.make_node("Where", ["nan", "zero", kept], ["safe"])]
         read = "safe"
     nodes.append(helper.make_node("MatMul", [read, "w"], ["out"]))
     w = numpy_helper.from_array(numpy.arange(6, dtype=numpy.float32).reshape(3, 2) / 7, name="w")
@@ -270,13 +272,45 @@ def test_dropping_the_nan_guards_keeps_the_output_to_the_bit_and_removes_what_fe
     assert drop_nan_guards(model) == 0
 
 
-def test_a_where_that_is_no_nan_guard_stays():
+@pytest.mark.parametrize("why, graph", [
+    ("it selects other values", dict(kept="scores")),
+    ("it guards no softmax's output", dict(tested="scores", kept="scores")),
+    ("it tests no NaN (an exported shape computation)", dict(test_op="Equal")),
+    ("it puts more than one value in", dict(zero=(0.0, 0.0, 0.0))),
+])
+def test_a_where_that_is_no_softmax_nan_guard_stays(why, graph):
+    from training.graph import drop_nan_guards
+
+    model = _guarded_graph(guard=True, **graph)
+    before = len(model.graph.node)
+    assert drop_nan_guards(model) == 0 and len(model.graph.node) == before, why
+
+
+def test_a_guard_that_is_the_graph_output_is_refused_whole():
+    from onnx import TensorProto, helper
+
     from training.graph import drop_nan_guards
 
     model = _guarded_graph(guard=True)
-    where = next(n for n in model.graph.node if n.op_type == "Where")
-    where.input[2] = "scores"  # Where(IsNaN(p), 0, scores): it selects, it does not guard p
-    assert drop_nan_guards(model) == 0 and len(model.graph.node) == 5
+    model.graph.output.append(helper.make_tensor_value_info("safe", TensorProto.FLOAT, [2, 3]))
+    with pytest.raises(ValueError, match="graph output"):
+        drop_nan_guards(model)
+    assert len(model.graph.node) == 5
+
+
+@given(st.integers(0, 3000), st.integers(8, 64), st.integers(0, 7))
+def test_every_window_the_model_reads_opens_with_an_unmasked_cls(n, size, overlap):
+    """Why the NaN guards could go (training/graph.py): no attention row is ever wholly masked."""
+    seen = []
+
+    def run(ids, mask):
+        seen.append((ids, mask))
+        return numpy.full((len(ids), len(ids[0]), len(TAGS)), 1 / len(TAGS), dtype=numpy.float32)
+
+    window_probs(list(range(5, 5 + n)), run, size, overlap, cls=1, sep=2)
+    for ids, mask in seen:
+        assert all(row[0] == 1 and m[0] == 1 for row, m in zip(ids, mask))
+    assert bool(seen) == (n > 0)
 
 
 def test_a_model_dataset_without_a_capital_or_digit_is_no_named_dataset(nlp):

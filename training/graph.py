@@ -7,7 +7,7 @@ took about 16% of the model's time on one thread (onnxruntime's profile: ``Where
 :func:`drop_nan_guards` removes it; the logits are the same to the bit.
 
 ``python -m training.graph MODEL_DIR`` cleans a tagger exported before ``training.train`` did this
-itself (the model shipped on 2026-12-06); ``training.train`` cleans every export.
+itself (the model shipped since 2026-12-05, cleaned on 2026-12-07); ``training.train`` cleans every export.
 """
 from __future__ import annotations
 
@@ -17,38 +17,62 @@ from pathlib import Path
 
 
 def drop_nan_guards(model) -> int:  # (onnx.ModelProto) -> int
-    """Remove each ``Where(IsNaN(x), c, x)`` from ``model``'s graph (in place), its consumers reading ``x``
-    instead, and the nodes that fed only the guards (the ``IsNaN``, the constant). Returns the number of
-    guards removed."""
+    """Remove each ``Where(IsNaN(p), c, p)`` whose ``p`` is a ``Softmax``'s output and ``c`` a one-element
+    constant from ``model``'s graph (in place), its readers reading ``p`` instead, and the ``IsNaN`` and
+    the constant when nothing else reads them. Returns the number of guards removed."""
+    from onnx import numpy_helper
+
     graph = model.graph
     producer = {out: node for node in graph.node for out in node.output}
-    rename: dict[str, str] = {}
-    dropped = []
+    initializers = {t.name for t in graph.initializer}
+
+    def one_element_constant(name: str) -> bool:
+        node = producer.get(name)
+        if node is not None and node.op_type == "Constant" and len(node.attribute) == 1 and node.attribute[0].name == "value":
+            return numpy_helper.to_array(node.attribute[0].t).size == 1
+        return name in initializers and numpy_helper.to_array(
+            next(t for t in graph.initializer if t.name == name)).size == 1
+
+    guards = []
     for node in graph.node:
         if node.op_type != "Where" or len(node.input) != 3:
             continue
-        test = producer.get(node.input[0])
-        if test is not None and test.op_type == "IsNaN" and test.input[0] == node.input[2]:
-            rename[node.output[0]] = node.input[2]
-            dropped.append(node)
-    if not dropped:
+        test, value = producer.get(node.input[0]), producer.get(node.input[2])
+        if test is not None and test.op_type == "IsNaN" and test.input[0] == node.input[2] \
+                and value is not None and value.op_type == "Softmax" and one_element_constant(node.input[1]):
+            guards.append(node)
+    if not guards:
         return 0
-    graph_outputs = {o.name for o in graph.output}
-    if graph_outputs & set(rename):
+    rename = {g.output[0]: g.input[2] for g in guards}
+    outputs = {o.name for o in graph.output}
+    if outputs & set(rename):
         raise ValueError("a NaN guard produces a graph output; nothing was removed")
     for node in graph.node:
         for i, name in enumerate(node.input):
             if name in rename:
                 node.input[i] = rename[name]
-    for node in dropped:
+    for g in guards:
+        graph.node.remove(g)
+    read = _read_names(graph) | outputs
+    fed = {name for g in guards for name in g.input[:2]}  # each guard's IsNaN and constant
+    for node in [n for n in graph.node if set(n.output) & fed and not set(n.output) & read]:
         graph.node.remove(node)
-    while True:  # what fed only the guards: no node or graph output reads it any more
-        read = {name for node in graph.node for name in node.input} | graph_outputs
-        unread = [n for n in graph.node if not any(out in read for out in n.output)]
-        if not unread:
-            return len(dropped)
-        for node in unread:
-            graph.node.remove(node)
+    gone = set(rename) | (fed - _read_names(graph))
+    kept_info = [v for v in graph.value_info if v.name not in gone]
+    del graph.value_info[:]
+    graph.value_info.extend(kept_info)
+    return len(guards)
+
+
+def _read_names(graph) -> set[str]:
+    """Every tensor name a node of ``graph`` reads, subgraphs (``If``, ``Loop``, ``Scan`` bodies) included."""
+    names = set()
+    for node in graph.node:
+        names.update(node.input)
+        for attribute in node.attribute:
+            for sub in [attribute.g, *attribute.graphs] if attribute.HasField("g") else attribute.graphs:
+                names |= _read_names(sub)
+    return names
 
 
 def clean_file(path: Path) -> int:

@@ -34,16 +34,13 @@ _NAME = re.compile(
     r"|[A-Z][a-z]+-(?:Net|Former)s?"  # a word and a model suffix: Nef-Net, U-Net's kin
     r")$"
 )
-def words(doc: Doc) -> Iterator[Span]:
-    """Maximal runs of tokens with no whitespace between them, edge punctuation and a LaTeX command's opening
-    brace excluded ("\\emph{ImageNet}" is the word ImageNet); a run ends with its sentence ("ADE20k.We" is a
-    name and the next sentence's first word)."""
-    for start, end, _ in word_bounds(doc):
-        yield doc[start:end]
 
 
 def word_bounds(doc: Doc) -> list[tuple[int, int, str]]:
-    """The token bounds and text of each of :func:`words`, without building a ``Span`` for each."""
+    """The words of ``doc`` as token bounds and text (no ``Span`` built for each): maximal runs of tokens with
+    no whitespace between them, edge punctuation and a LaTeX command's opening brace excluded
+    ("\\emph{ImageNet}" is the word ImageNet); a run ends with its sentence ("ADE20k.We" is a name and
+    the next sentence's first word)."""
     toks = list(doc)  # a spaCy Token is built anew at every doc[i]: once each
     text = doc.text
     out = []
