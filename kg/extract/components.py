@@ -116,8 +116,10 @@ class EntityRecognizer:
         definition_spans = {(m.start, m.end) for m in abbr_mentions}
         for start, end, text in T.word_bounds(doc) if by_text else ():
             ref = by_text.get(text)
-            word = doc[start:end] if ref is not None else None
-            if word is not None and (word.start_char, word.end_char) not in definition_spans:
+            if ref is None:
+                continue
+            word = doc[start:end]
+            if (word.start_char, word.end_char) not in definition_spans:
                 found.append(T.mention(word, ref.type, "abbreviation-use", long_form=ref.long_form,
                                        short_form=ref.short_form, concept=ref.concept))
         for span, cls in T.phrase_candidates(doc, {a.short.text for a in abbrs}):
