@@ -272,6 +272,24 @@ def test_dropping_the_nan_guards_keeps_the_output_to_the_bit_and_removes_what_fe
     assert drop_nan_guards(model) == 0
 
 
+def test_a_guard_whose_constant_is_an_initializer_goes_with_it():
+    import numpy
+    from onnx import numpy_helper
+
+    from training.graph import drop_nan_guards
+
+    model = _guarded_graph(guard=True)
+    constant = next(n for n in model.graph.node if n.op_type == "Constant")
+    model.graph.node.remove(constant)
+    model.graph.initializer.append(numpy_helper.from_array(numpy.zeros(1, numpy.float32), name="zero"))
+    scores = numpy.array([[0.1, 0.2, 0.3], [3.0, -1.0, 0.0]], dtype=numpy.float32)
+    before = _run(model, scores)
+    assert drop_nan_guards(model) == 1
+    assert [n.op_type for n in model.graph.node] == ["Softmax", "MatMul"]
+    assert [t.name for t in model.graph.initializer] == ["w"]
+    assert numpy.array_equal(_run(model, scores), before)
+
+
 @pytest.mark.parametrize("why, graph", [
     ("it selects other values", dict(kept="scores")),
     ("it guards no softmax's output", dict(tested="scores", kept="scores")),

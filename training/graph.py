@@ -24,14 +24,13 @@ def drop_nan_guards(model) -> int:  # (onnx.ModelProto) -> int
 
     graph = model.graph
     producer = {out: node for node in graph.node for out in node.output}
-    initializers = {t.name for t in graph.initializer}
+    initializers = {t.name: t for t in graph.initializer}
 
     def one_element_constant(name: str) -> bool:
         node = producer.get(name)
         if node is not None and node.op_type == "Constant" and len(node.attribute) == 1 and node.attribute[0].name == "value":
             return numpy_helper.to_array(node.attribute[0].t).size == 1
-        return name in initializers and numpy_helper.to_array(
-            next(t for t in graph.initializer if t.name == name)).size == 1
+        return name in initializers and numpy_helper.to_array(initializers[name]).size == 1
 
     guards = []
     for node in graph.node:
@@ -46,7 +45,8 @@ def drop_nan_guards(model) -> int:  # (onnx.ModelProto) -> int
     rename = {g.output[0]: g.input[2] for g in guards}
     outputs = {o.name for o in graph.output}
     if outputs & set(rename):
-        raise ValueError("a NaN guard produces a graph output; nothing was removed")
+        raise ValueError(f"the NaN guard producing the graph output {sorted(outputs & set(rename))} cannot be "
+                         "removed, so none was; export the model with the guarded softmax inside the graph")
     for node in graph.node:
         for i, name in enumerate(node.input):
             if name in rename:
@@ -58,9 +58,10 @@ def drop_nan_guards(model) -> int:  # (onnx.ModelProto) -> int
     for node in [n for n in graph.node if set(n.output) & fed and not set(n.output) & read]:
         graph.node.remove(node)
     gone = set(rename) | (fed - _read_names(graph))
-    kept_info = [v for v in graph.value_info if v.name not in gone]
-    del graph.value_info[:]
-    graph.value_info.extend(kept_info)
+    for field, kept in ((graph.value_info, [v for v in graph.value_info if v.name not in gone]),
+                        (graph.initializer, [t for t in graph.initializer if t.name not in gone])):
+        del field[:]
+        field.extend(kept)
     return len(guards)
 
 
@@ -98,7 +99,12 @@ def main(argv: list[str] | None = None) -> int:
     if not path.is_file():
         print(f"training.graph: no model.onnx in {args.model_dir}", file=sys.stderr)
         return 2
-    print(f"{path}: {clean_file(path)} NaN guards removed")
+    try:
+        removed = clean_file(path)
+    except ValueError as exc:
+        print(f"training.graph: {path}: {exc}", file=sys.stderr)
+        return 2
+    print(f"{path}: {removed} NaN guards removed")
     return 0
 
 
