@@ -77,17 +77,17 @@ def _read_names(graph) -> set[str]:
 
 
 def clean_file(path: Path) -> int:
-    """:func:`drop_nan_guards` on the ONNX file at ``path``, rewritten in place (through a temporary file,
-    so a failure leaves it whole). Returns the number of guards removed."""
+    """:func:`drop_nan_guards` on the ONNX file at ``path``, rewritten in place atomically (a failure leaves it
+    whole). Returns the number of guards removed."""
     import onnx
+
+    from kg.store.io import atomic_write
 
     model = onnx.load(str(path))
     removed = drop_nan_guards(model)
     if removed:
         onnx.checker.check_model(model)
-        tmp = path.with_name(path.name + ".tmp")
-        onnx.save(model, str(tmp))
-        tmp.replace(path)
+        atomic_write(path, model.SerializeToString())
     return removed
 
 
