@@ -21,7 +21,8 @@ def clean_label(text: str) -> str:
     text = _LATEX_CMD.sub(r"\1", text)
     text = _LATEX_BARE.sub("", text)
     text = _SPACES.sub(" ", text)
-    return text.strip(" \t\n,.;:()[]'\"`-\u2013\u2014")  # a dash at an edge belongs to the sentence ("MaGNET-")
+    # a dash at an edge belongs to the sentence ("MaGNET-"), and a tilde is LaTeX's unbreakable space ("Neuron~(DGN)")
+    return text.strip(" \t\n,.;:()[]'\"`-~\u2013\u2014")
 
 
 _ACRONYM_PLURAL = re.compile(r"[A-Z0-9\-]{2,}s")

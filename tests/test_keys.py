@@ -31,6 +31,7 @@ def test_a_name_in_capitals_is_not_a_mixed_case_plural() -> None:
 def test_clean_label_drops_latex() -> None:
     assert clean_label("$\\mathtt{VITS}$") == "VITS"
     assert clean_label("  graph\n neural  networks, ") == "graph neural networks"
+    assert clean_label("Dynamic Gated Neuron~") == "Dynamic Gated Neuron"  # LaTeX's unbreakable space before "(DGN)"
 
 
 _NAME = st.from_regex(r"[A-Z][a-z]{1,4}[A-Z]{1,3}", fullmatch=True)  # "ViT", "NeRF", "LLaMA"-like
