@@ -409,3 +409,33 @@ def test_a_soup_of_two_taggers_is_their_weighted_mean_and_runs_as_a_tagger(tmp_p
         with pytest.raises(argparse.ArgumentTypeError, match="positive"):
             parse_member(bad)
     assert parse_member("run=2/best=0.5") == (Path("run=2/best"), 0.5)  # a path may hold "="
+
+
+def test_pretraining_the_encoder_runs_end_to_end_and_never_reads_held_out_texts(tmp_path):
+    """Domain-adaptive pretraining on the fixture's pool (so it never rots); the dev split's texts stay unseen."""
+    import torch
+    from transformers import AutoModelForTokenClassification, BertConfig, BertModel
+
+    from training.pretrain import pretrain, pretraining_texts
+
+    records = [json.loads(line) for line in (FIXTURE / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+    splits = {json.loads(line)["id"]: json.loads(line)["split"]
+              for line in (FIXTURE / "annotations" / "fixture.jsonl").read_text(encoding="utf-8").splitlines()}
+    pool = tmp_path / "pool.txt"
+    pool.write_text("\n".join(r["id"] for r in records[:-1]) + "\n", encoding="utf-8")  # the last is no pool id
+    allowed = [r["abstract"] for r in records[:-1] if splits.get(r["id"]) != "dev"]
+    texts = pretraining_texts(FIXTURE / "corpus.jsonl", pool, [], None, FIXTURE / "annotations", len(allowed), 0)
+    assert sorted(texts) == sorted(allowed)
+    with pytest.raises(Exception, match="pass a smaller --texts"):
+        pretraining_texts(FIXTURE / "corpus.jsonl", pool, [], None, FIXTURE / "annotations", len(allowed) + 1, 0)
+
+    base = tmp_path / "base"
+    BertModel(BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                         intermediate_size=64)).save_pretrained(base)
+    (base / "tokenizer.json").write_bytes((TAGGER_DIR / "tokenizer.json").read_bytes())
+    out = tmp_path / "adapted"
+    summary = pretrain(texts, base, out, batch=2, threads=1, probe=0.5)  # a head-only step, then a full one
+    assert summary["texts"] == len(texts) and summary["steps"] == 2 and summary["probing_steps"] == 1 and summary["mean_loss"] > 0
+    before = BertModel.from_pretrained(base).embeddings.word_embeddings.weight
+    after = AutoModelForTokenClassification.from_pretrained(out, num_labels=len(TAGS)).bert.embeddings.word_embeddings.weight
+    assert (out / "tokenizer.json").exists() and not torch.equal(before, after)  # trained, and loads as a tagger's base
