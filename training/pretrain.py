@@ -102,7 +102,7 @@ def pretrain(texts: list[str], base: Path, output: Path, *, lr: float = 1e-4, ba
         inputs = torch.where(chosen & (draw < AS_MASK), torch.full_like(ids, mask_id), ids)
         swap = chosen & (draw >= AS_MASK) & (draw < AS_MASK + AS_RANDOM)
         inputs = torch.where(swap, torch.randint(vocab, ids.shape, generator=generator), inputs)
-        # the vocabulary's projection only where a piece was chosen: all positions would cost ten times more
+        # the vocabulary's projection only where a piece was chosen: at every position a step took twice as long
         with torch.set_grad_enabled(step > probing):
             hidden = model.bert(input_ids=inputs, attention_mask=attention).last_hidden_state
         logits = model.cls(hidden[chosen])
