@@ -411,31 +411,79 @@ def test_a_soup_of_two_taggers_is_their_weighted_mean_and_runs_as_a_tagger(tmp_p
     assert parse_member("run=2/best=0.5") == (Path("run=2/best"), 0.5)  # a path may hold "="
 
 
-def test_pretraining_the_encoder_runs_end_to_end_and_never_reads_held_out_texts(tmp_path):
-    """Domain-adaptive pretraining on the fixture's pool (so it never rots); the dev split's texts stay unseen."""
+def _abstract(topic: str) -> str:
+    """An invented abstract whose every run of eight words names ``topic`` (so two topics share none)."""
+    return (f"We study {topic}. Prior {topic} work is slow. Our {topic} method is fast, and {topic} "
+            f"baselines lose to it on {topic} data; the {topic} analysis explains why.")
+
+
+def test_pretraining_draws_only_train_ids_and_no_copy_of_a_held_out_text(tmp_path):
+    """Ids of the dev or test split (annotated or not), and a held-out text under another id (the same
+    abstract, title or most of its words), never reach the encoder."""
+    from training.pretrain import pretraining_texts
+
+    held = {"dev_annotated": ("rec_025", "graph pruning"), "test_unannotated": ("rec_013", "speech coding")}
+    records = [{"id": rid, "title": f"On {topic}", "abstract": _abstract(topic)} for rid, topic in held.values()]
+    records += [{"id": f"rec_00{i}", "title": f"On topic {i}", "abstract": _abstract(f"topic number {i}")}
+                for i in range(4)]  # four train ids
+    records[2 + 1]["abstract"] = _abstract("graph pruning").replace("We study", "Here we study")  # a copy of dev's
+    records[2 + 2]["title"] = "On seed topic"  # a seed abstract's text under a train id:
+    records[2 + 2]["abstract"] = _abstract("seed topic")
+    records[2 + 3]["abstract"] = _abstract("excluded topic")  # an --exclude-jsonl record's text
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    pool = tmp_path / "pool.txt"
+    pool.write_text("\n".join(r["id"] for r in records) + "\n", encoding="utf-8")
+    annotations = tmp_path / "annotations"
+    annotations.mkdir()
+    (annotations / "a.jsonl").write_text(json.dumps({"id": "rec_025", "split": "dev"}) + "\n", encoding="utf-8")
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "000_x.txt").write_text("ICLR 2026 header\n\n" + _abstract("seed topic") + "\n", encoding="utf-8")
+    excluded = tmp_path / "excluded.jsonl"
+    excluded.write_text(json.dumps({"id": "other", "abstract": _abstract("excluded topic")}) + "\n", encoding="utf-8")
+
+    assert pretraining_texts(corpus, pool, [excluded], seeds, annotations, 1, 0) == [_abstract("topic number 0")]
+    everything = pretraining_texts(corpus, pool, [], None, annotations, 3, 0)  # no seeds, nothing excluded
+    assert sorted(everything) == sorted(r["abstract"] for r in records[2:] if r["id"] != "rec_001")
+    with pytest.raises(Exception, match="pass a smaller --texts"):
+        pretraining_texts(corpus, pool, [excluded], seeds, annotations, 2, 0)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "x"}\n', encoding="utf-8")
+    with pytest.raises(Exception, match=r"bad.jsonl:1: a record without an \"abstract\""):
+        pretraining_texts(corpus, pool, [bad], None, annotations, 1, 0)
+    with pytest.raises(Exception, match="no annotation file"):
+        pretraining_texts(corpus, pool, [], None, tmp_path / "nowhere", 1, 0)
+    with pytest.raises(Exception, match="no seed abstract"):
+        pretraining_texts(corpus, pool, [], annotations, annotations, 1, 0)  # a folder without *.txt
+
+
+def test_pretraining_the_encoder_runs_end_to_end(tmp_path):
+    """The head alone first (the encoder untouched), then everything; the result loads as a tagger's base."""
     import torch
     from transformers import AutoModelForTokenClassification, BertConfig, BertModel
 
-    from training.pretrain import pretrain, pretraining_texts
+    from training.pretrain import pretrain
 
-    records = [json.loads(line) for line in (FIXTURE / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
-    splits = {json.loads(line)["id"]: json.loads(line)["split"]
-              for line in (FIXTURE / "annotations" / "fixture.jsonl").read_text(encoding="utf-8").splitlines()}
-    pool = tmp_path / "pool.txt"
-    pool.write_text("\n".join(r["id"] for r in records[:-1]) + "\n", encoding="utf-8")  # the last is no pool id
-    allowed = [r["abstract"] for r in records[:-1] if splits.get(r["id"]) != "dev"]
-    texts = pretraining_texts(FIXTURE / "corpus.jsonl", pool, [], None, FIXTURE / "annotations", len(allowed), 0)
-    assert sorted(texts) == sorted(allowed)
-    with pytest.raises(Exception, match="pass a smaller --texts"):
-        pretraining_texts(FIXTURE / "corpus.jsonl", pool, [], None, FIXTURE / "annotations", len(allowed) + 1, 0)
-
+    texts = [json.loads(line)["abstract"] for line in (FIXTURE / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
     base = tmp_path / "base"
     BertModel(BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
                          intermediate_size=64)).save_pretrained(base)
     (base / "tokenizer.json").write_bytes((TAGGER_DIR / "tokenizer.json").read_bytes())
-    out = tmp_path / "adapted"
-    summary = pretrain(texts, base, out, batch=2, threads=1, probe=0.5)  # a head-only step, then a full one
-    assert summary["texts"] == len(texts) and summary["steps"] == 2 and summary["probing_steps"] == 1 and summary["mean_loss"] > 0
-    before = BertModel.from_pretrained(base).embeddings.word_embeddings.weight
-    after = AutoModelForTokenClassification.from_pretrained(out, num_labels=len(TAGS)).bert.embeddings.word_embeddings.weight
-    assert (out / "tokenizer.json").exists() and not torch.equal(before, after)  # trained, and loads as a tagger's base
+    threads = torch.get_num_threads()
+    before = BertModel.from_pretrained(base).state_dict()
+
+    def encoder(path):
+        model, info = AutoModelForTokenClassification.from_pretrained(path, num_labels=len(TAGS),
+                                                                      output_loading_info=True)
+        assert all(key.startswith("classifier.") for key in info["missing_keys"])  # the encoder loaded whole
+        return model.bert.state_dict()
+
+    probed = pretrain(texts, base, tmp_path / "probed", batch=2, threads=1, probe=1.0)
+    assert probed["probing_steps"] == probed["steps"] == 3 and probed["mean_loss"] > 0
+    assert all(torch.equal(before[k], v) for k, v in encoder(tmp_path / "probed").items() if k in before)
+    summary = pretrain(texts, base, tmp_path / "adapted", batch=2, threads=1, probe=0.5)
+    assert summary["steps"] == 3 and summary["probing_steps"] == 1
+    after = encoder(tmp_path / "adapted")
+    assert not torch.equal(before["embeddings.word_embeddings.weight"], after["embeddings.word_embeddings.weight"])
+    assert (tmp_path / "adapted" / "tokenizer.json").exists() and torch.get_num_threads() == threads

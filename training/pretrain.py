@@ -6,9 +6,10 @@
         [--base DIR] [--texts 6000] [--seed 0]
 
 The encoder (``--base``, by default the one :func:`training.train.find_base` finds) gets a masked-language
-head and is trained for one pass over ``--texts`` abstracts drawn with a fixed seed from the pool's ids only:
-never a record of the annotated corpus's dev or test split (their texts stay unseen by every model), nor a
-record whose text is a seed abstract or one of the ``--exclude-jsonl`` files'. The encoder without its head
+head and is trained for one pass over ``--texts`` abstracts drawn with a fixed seed from the pool's ids of
+the train split only (:func:`training.corpus.split_of`): never a record annotated, now or later, for the dev
+or test split, nor a copy of a held-out text under another id (a seed abstract, an ``--exclude-jsonl`` file's
+record, a dev or test record: the same text, title or most of its word runs). The encoder without its head
 is written to ``--output`` with the base's tokenizer, ready for ``python -m training.train --base OUTPUT``.
 Unsupervised text only; no annotation is read but the splits'.
 """
@@ -20,9 +21,11 @@ import random
 import shutil
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from training.corpus import ANNOTATIONS, CorpusError, read_corpus, read_standoff
+from training.corpus import ANNOTATIONS, CorpusError, read_corpus, read_standoff, split_of
 from training.sample import seed_texts, text_key
 
 #: wordpieces a training sequence holds ([CLS] and [SEP] included): most abstracts whole, the rest cut
@@ -31,25 +34,82 @@ SEQUENCE = 320
 MASKED, AS_MASK, AS_RANDOM = 0.15, 0.8, 0.1
 
 
+def shingles(text: str, width: int = 8) -> set[str]:
+    """The runs of ``width`` words of a text (case and spacing folded): two copies of one abstract share most."""
+    words = text_key(text).split()
+    return {" ".join(words[i:i + width]) for i in range(max(1, len(words) - width + 1))}
+
+
+def _excluded_records(path: Path) -> list[dict]:
+    """The records of an ``--exclude-jsonl`` file, each with an abstract."""
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CorpusError(f"{path}:{number}: not JSON ({exc}); --exclude-jsonl takes a JSONL file of records")
+        if not isinstance(record, dict) or not str(record.get("abstract") or "").strip():
+            raise CorpusError(f"{path}:{number}: a record without an \"abstract\"; --exclude-jsonl takes records "
+                              "with one, so that their texts can be excluded")
+        out.append(record)
+    return out
+
+
 def pretraining_texts(corpus: Path, pool: Path, excluded_jsonl: list[Path], seeds: Path | None,
-                      annotations: Path, n: int, seed: int) -> list[str]:
-    """``n`` abstracts of pool records, drawn with ``seed``, none of the corpus's dev or test split and none
-    whose text is excluded; sorted by id before the draw, so the draw depends on nothing else."""
-    allowed = set(pool.read_text(encoding="utf-8").split())
-    held_out = {entry["id"] for _, _, entry in read_standoff(sorted(annotations.glob("*.jsonl")))
-                if entry.get("split") in {"dev", "test"}}
-    banned = seed_texts(seeds) if seeds else set()
+                      annotations: Path, n: int, seed: int, overlap: float = 0.5) -> list[str]:
+    """``n`` abstracts of pool records drawn with ``seed`` (sorted by id first, so the draw depends on nothing
+    else). Only ids of the train split (:func:`training.corpus.split_of`: no record annotated, now or later, for
+    the dev or test split), and no record that is a held-out text under another id: the same abstract, the
+    same title, or ``overlap`` of its eight-word runs shared with one (a paper published at two venues). Held
+    out: the dev and test splits' records, the ``excluded_jsonl`` files' records and the seed abstracts."""
+    files = sorted(annotations.glob("*.jsonl"))
+    if not files:
+        raise CorpusError(f"{annotations}: no annotation file (*.jsonl); pass --annotations the folder of the "
+                          "corpus's standoff annotations")
+    held_ids = {entry["id"] for _, _, entry in read_standoff(files) if entry.get("split") in {"dev", "test"}}
+    records = read_corpus(corpus)
+    held = [records[i] for i in sorted(held_ids) if i in records]
     for path in excluded_jsonl:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                banned.add(text_key(json.loads(line).get("abstract", "")))
-    records = [(rid, rec["abstract"]) for rid, rec in read_corpus(corpus, allowed - held_out).items()
-               if text_key(rec["abstract"]) not in banned]
-    if len(records) < n:
-        raise CorpusError(f"{corpus}: only {len(records)} pool records are allowed for pretraining, not {n}; "
+        held += _excluded_records(path)
+    texts = [r["abstract"] for r in held]
+    if seeds is not None:
+        seed_keys = seed_texts(seeds)
+        if not seed_keys:
+            raise CorpusError(f"{seeds}: no seed abstract in *.txt; pass --exclude-seeds the seeds/ folder")
+        texts += sorted(seed_keys)
+    banned_texts = {text_key(t) for t in texts}
+    banned_titles = {text_key(r.get("title") or "") for r in held} - {""}
+    banned_runs = set().union(*map(shingles, texts)) if texts else set()
+    allowed = {rid for rid in pool.read_text(encoding="utf-8").split() if split_of(rid) == "train"}
+
+    def kept(record: dict) -> bool:
+        runs = shingles(record["abstract"])
+        return (text_key(record["abstract"]) not in banned_texts
+                and text_key(record.get("title") or "") not in banned_titles
+                and len(runs & banned_runs) < overlap * len(runs))
+
+    chosen = sorted((rid, r["abstract"]) for rid, r in records.items() if rid in allowed and kept(r))
+    if len(chosen) < n:
+        raise CorpusError(f"{corpus}: only {len(chosen)} pool records are allowed for pretraining, not {n}; "
                           "pass a smaller --texts")
-    records.sort()
-    return [text for _, text in random.Random(seed).sample(records, n)]
+    return [text for _, text in random.Random(seed).sample(chosen, n)]
+
+
+@contextmanager
+def _torch_settings(threads: int) -> Iterator[None]:
+    """Deterministic algorithms on ``threads`` threads, and torch's global settings as they were afterwards."""
+    import torch
+
+    before = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(True)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before[0])
+        torch.use_deterministic_algorithms(before[1])
 
 
 def pretrain(texts: list[str], base: Path, output: Path, *, lr: float = 1e-4, batch: int = 32, seed: int = 0,
@@ -59,14 +119,18 @@ def pretrain(texts: list[str], base: Path, output: Path, *, lr: float = 1e-4, ba
     The masked-language head is new (the base is a sentence encoder without one), so the first ``probe``
     share of the batches trains the head alone, the encoder frozen, at ``head_lr``: a random head's gradients
     would otherwise distort the encoder before they mean anything (linear probing, then fine-tuning)."""
+    with _torch_settings(threads):
+        return _pretrain(texts, base, output, lr=lr, batch=batch, seed=seed, probe=probe, head_lr=head_lr)
+
+
+def _pretrain(texts: list[str], base: Path, output: Path, *, lr: float, batch: int, seed: int, probe: float,
+              head_lr: float) -> dict[str, float]:
     import torch
     from tokenizers import Tokenizer
     from transformers import BertForMaskedLM
 
     random.seed(seed)
     torch.manual_seed(seed)
-    torch.set_num_threads(threads)
-    torch.use_deterministic_algorithms(True)
     tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
     tokenizer.no_padding()
     tokenizer.no_truncation()
@@ -98,6 +162,8 @@ def pretrain(texts: list[str], base: Path, output: Path, *, lr: float = 1e-4, ba
             attention[row, :len(sequences[i])] = 1
         special = (ids == cls) | (ids == sep) | (attention == 0)
         chosen = (torch.rand(ids.shape, generator=generator) < MASKED) & ~special
+        if not chosen.any():  # a batch of short texts may draw none: its rows' first words, or no loss to take
+            chosen = ~special & (torch.cumsum((~special).long(), dim=1) == 1)
         draw = torch.rand(ids.shape, generator=generator)
         inputs = torch.where(chosen & (draw < AS_MASK), torch.full_like(ids, mask_id), ids)
         swap = chosen & (draw >= AS_MASK) & (draw < AS_MASK + AS_RANDOM)
@@ -105,6 +171,8 @@ def pretrain(texts: list[str], base: Path, output: Path, *, lr: float = 1e-4, ba
         # the vocabulary's projection only where a piece was chosen: at every position a step took twice as long
         with torch.set_grad_enabled(step > probing):
             hidden = model.bert(input_ids=inputs, attention_mask=attention).last_hidden_state
+        if not chosen.any():
+            continue
         logits = model.cls(hidden[chosen])
         loss = torch.nn.functional.cross_entropy(logits, ids[chosen])
         loss.backward()
