@@ -113,21 +113,27 @@ def project(ann: dict[str, Any], text: str) -> tuple[list[Span], list[str]]:
     return sorted(spans, key=lambda s: s.start), unplaced
 
 
+def jsonl_lines(path: Path, hint: str) -> Iterator[tuple[int, Any]]:
+    """(line number, value) of each non-blank line of the JSONL(.gz) file ``path``; a line that is not JSON
+    raises :class:`CorpusError` naming the file, the line and ``hint`` (what the file should hold)."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                yield number, json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise CorpusError(f"{path}:{number}: not JSON ({exc}); {hint}")
+
+
 def read_corpus(path: Path, ids: set[str] | None = None) -> dict[str, dict[str, Any]]:
     """Records of a JSONL(.gz) corpus file by id (only ``ids`` when given)."""
-    opener = gzip.open if path.suffix == ".gz" else open
     out: dict[str, dict[str, Any]] = {}
     try:
-        with opener(path, "rt", encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise CorpusError(f"{path}:{number}: not JSON ({exc}); the corpus is one JSON object a line")
-                if ids is None or record.get("id") in ids:
-                    out[record["id"]] = record
+        for _, record in jsonl_lines(path, "the corpus is one JSON object a line"):
+            if ids is None or record.get("id") in ids:
+                out[record["id"]] = record
     except OSError as exc:
         raise CorpusError(f"{path}: cannot read the corpus ({exc.strerror}); pass --corpus PATH") from exc
     return out

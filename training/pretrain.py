@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from training.corpus import ANNOTATIONS, CorpusError, read_corpus, read_standoff, split_of
+from training.corpus import ANNOTATIONS, CorpusError, jsonl_lines, read_corpus, read_standoff, split_of
 from training.sample import seed_texts, text_key
 
 #: wordpieces a training sequence holds ([CLS] and [SEP] included): most abstracts whole, the rest cut
@@ -43,13 +43,7 @@ def shingles(text: str, width: int = 8) -> set[str]:
 def _excluded_records(path: Path) -> list[dict]:
     """The records of an ``--exclude-jsonl`` file, each with an abstract."""
     out = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CorpusError(f"{path}:{number}: not JSON ({exc}); --exclude-jsonl takes a JSONL file of records")
+    for number, record in jsonl_lines(path, "--exclude-jsonl takes a JSONL file of records"):
         if not isinstance(record, dict) or not str(record.get("abstract") or "").strip():
             raise CorpusError(f"{path}:{number}: a record without an \"abstract\"; --exclude-jsonl takes records "
                               "with one, so that their texts can be excluded")
