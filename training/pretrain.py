@@ -158,6 +158,8 @@ def _pretrain(texts: list[str], base: Path, output: Path, *, lr: float, batch: i
         chosen = (torch.rand(ids.shape, generator=generator) < MASKED) & ~special
         if not chosen.any():  # a batch of short texts may draw none: its rows' first words, or no loss to take
             chosen = ~special & (torch.cumsum((~special).long(), dim=1) == 1)
+            if not chosen.any():
+                continue
         draw = torch.rand(ids.shape, generator=generator)
         inputs = torch.where(chosen & (draw < AS_MASK), torch.full_like(ids, mask_id), ids)
         swap = chosen & (draw >= AS_MASK) & (draw < AS_MASK + AS_RANDOM)
@@ -165,8 +167,6 @@ def _pretrain(texts: list[str], base: Path, output: Path, *, lr: float, batch: i
         # the vocabulary's projection only where a piece was chosen: at every position a step took twice as long
         with torch.set_grad_enabled(step > probing):
             hidden = model.bert(input_ids=inputs, attention_mask=attention).last_hidden_state
-        if not chosen.any():
-            continue
         logits = model.cls(hidden[chosen])
         loss = torch.nn.functional.cross_entropy(logits, ids[chosen])
         loss.backward()
