@@ -89,6 +89,10 @@ def test_a_modality_cue_stays_when_its_short_form_is_defined_as_a_method(nlp):
     ("We train a transformer with dropout.", "dropout", "Method", False),
     ("It achieves relative pass@1 improvements of 35% on APPS.", "relative", "Metric", True),
     ("It lowers the perplexity of the model.", "perplexity", "Metric", False),
+    ("It boosts the performance of diverse foundation models.", "foundation", "Method", True),
+    ("We use a two-layer ReLU autoencoder for denoising.", "two-layer", "Method", True),
+    ("Frontier models fail on the game.", "Frontier", "Method", False),  # not lower case: maybe a name
+    ("We train a transformer with dropout on images.", "transformer", "Method", False),  # its noun is its own
 ])
 def test_a_lone_modifier_or_a_citation_key_names_nothing(nlp, text, word, kind, dropped):
     from kg.extract.resolution import modifier_alone

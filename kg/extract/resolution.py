@@ -273,15 +273,21 @@ CITATION_KEY = re.compile(r"[a-z]+\d{4}[a-z]+")
 
 
 def modifier_alone(doc: Doc, m: Mention) -> bool:
-    """Is ``m`` one lower-case word the parser reads as an adjective or participle ("semi-supervised",
-    "adversarial", "fine-grained") or a LaTeX citation key? A modifier says what kind, it names nothing."""
+    """Is ``m`` one lower-case word that only modifies, or a LaTeX citation key? A tagger's word the parser
+    reads as an adjective or participle ("semi-supervised", "adversarial", "fine-grained"), or as the
+    modifier of the noun right after it, outside the span ("foundation" of "foundation models", "two-layer"
+    of "two-layer ReLU autoencoder"), says what kind: it names nothing."""
     if m.type not in {"Method", "Task", "Metric"} or m.long_form or not m.text.islower():
         return False
     if CITATION_KEY.fullmatch(m.text):
         return True
     span = doc.char_span(m.start, m.end)
-    return (span is not None and m.rule == "model" and " " not in m.text and span[-1].tag_ in {"JJ", "VBN"}
-            and not any(t.pos_ in {"NOUN", "PROPN"} for t in span))
+    if span is None or m.rule != "model" or " " in m.text:
+        return False
+    last = span[-1]
+    if last.tag_ in {"JJ", "VBN"} and not any(t.pos_ in {"NOUN", "PROPN"} for t in span):
+        return True
+    return last.head.i == span.end and last.head.pos_ == "NOUN" and last.dep_ in {"compound", "amod", "nmod"}
 
 
 def _cues_of_two_modalities(a: Mention, b: Mention) -> bool:
