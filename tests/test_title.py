@@ -1,6 +1,7 @@
 """The name a title announces ("HyperEmbed: ...") becomes a proposal of the paper."""
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -162,6 +163,18 @@ def test_a_title_made_of_a_long_form_names_the_paper_by_its_short_form() -> None
     long_only = [SEFT[1], SEFT[3]]
     out = with_title_mention(PaperExtraction(mentions=long_only), "Set Functions for Time Series")
     assert out.name == "SeFT" and [m.proposed for m in out.mentions] == [True, False]
+
+
+def test_a_title_made_of_a_proposed_artifact_with_a_coined_name_names_the_paper() -> None:
+    """The abstract proposed "LFPs" too ("a model of recordings such as local field potentials (LFPs)");
+    the title says which proposal is the paper's."""
+    proposed = [dataclasses.replace(m, proposed=True) for m in SEFT[:2]]
+    lfp = Mention(70, 74, "Method", "LFPs", "abbreviation", proposed=True)
+    out = with_title_mention(PaperExtraction(mentions=[*proposed, lfp], name="LFPs"), "Set Functions for Time Series")
+    assert out.name == "SeFT" and out.mentions == [*proposed, lfp]
+    phrase = [Mention(6, 40, "Method", "confident multiple choice learning", "model", proposed=True)]
+    kept = with_title_mention(PaperExtraction(mentions=phrase, name="CMCL"), "Confident Multiple Choice Learning")
+    assert kept.name == "CMCL"  # a phrase names no paper over the abstract's coined name
 
 
 def test_a_task_of_the_titles_name_stays_a_task_not_a_proposal() -> None:

@@ -157,17 +157,28 @@ def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperE
     training split's annotations such titles are the paper's own artifact 138 times and something it uses
     twice. A task of that name is the paper's problem, not its artifact, and stays one; so does the lead
     phrase of a survey ("Graph Prompt Learning: A Comprehensive Survey"). The paper is named by the
-    mention's short form (else its text) when the abstract named nothing."""
+    mention's short form (else its text) when the abstract named nothing.
+
+    A title made of what the abstract already proposes names the paper by it when that name is coined
+    ("CKConv: Continuous Kernel Convolution ..." over "CKCNNs", "Cross-Spectral Factor Analysis" over the
+    "LFPs" of "we introduce a model of recordings such as local field potentials (LFPs)")."""
     if not title or _surveys(title):
         return extraction
-    marked = [m for m in extraction.mentions
-              if not m.proposed and not m.concept and not m.in_title and m.type in _TITLED_TYPES
+    titled = [m for m in extraction.mentions if not m.in_title and m.type in _TITLED_TYPES
               and any(f and titled_by(title, f) for f in (m.text, m.long_form))]
+    own = [m for m in titled if m.proposed]
+    if own and _name_like(_short_name(own)):
+        extraction = dataclasses.replace(extraction, name=_short_name(own))
+    marked = [m for m in titled if not m.proposed and not m.concept]
     if not marked:
         return extraction
     keys = set().union(*map(_names, marked))
     mentions = sorted(dataclasses.replace(m, proposed=True)
                       if not m.proposed and not m.concept and m.type in _TITLED_TYPES and _names(m) & keys else m
                       for m in extraction.mentions)
-    name = next((m.short_form for m in sorted(marked) if m.short_form), min(marked).text)
-    return dataclasses.replace(extraction, mentions=mentions, name=extraction.name or name)
+    return dataclasses.replace(extraction, mentions=mentions, name=extraction.name or _short_name(marked))
+
+
+def _short_name(mentions: list[Mention]) -> str:
+    """The name of the first of ``mentions`` with a short form, else the first one's text."""
+    return next((m.short_form for m in sorted(mentions) if m.short_form), min(mentions).text)
