@@ -597,3 +597,11 @@ def test_a_vocabulary_metric_extends_only_over_the_modifiers_that_name_a_metric(
     start = text.index(word)
     m = extend_metric(doc, Mention(start, start + len(word), "Metric", word, "vocabulary"))
     assert m.text == extended and m.end == start + len(word)
+
+
+def test_a_name_after_a_second_space_starts_at_the_name(nlp) -> None:
+    """spaCy makes a token of a second space; a word never starts with it ("a remedy,  RTC-VAE,")."""
+    from kg.extract.terms import word_bounds
+
+    words = [text for _, _, text in word_bounds(nlp("We propose a remedy,  RTC-VAE, which rectifies it."))]
+    assert "RTC-VAE" in words and all(text == text.strip() for text in words)

@@ -38,9 +38,9 @@ _NAME = re.compile(
 
 def word_bounds(doc: Doc) -> list[tuple[int, int, str]]:
     """The words of ``doc`` as token bounds and text (no ``Span`` built for each): maximal runs of tokens with
-    no whitespace between them, edge punctuation and a LaTeX command's opening brace excluded
-    ("\\emph{ImageNet}" is the word ImageNet); a run ends with its sentence ("ADE20k.We" is a name and
-    the next sentence's first word)."""
+    no whitespace between them, edge punctuation, a second space's token and a LaTeX command's opening
+    brace excluded ("\\emph{ImageNet}" is the word ImageNet); a run ends with its sentence ("ADE20k.We" is a
+    name and the next sentence's first word)."""
     toks = list(doc)  # a spaCy Token is built anew at every doc[i]: once each
     text = doc.text
     out = []
@@ -51,9 +51,10 @@ def word_bounds(doc: Doc) -> list[tuple[int, int, str]]:
         while end < n - 1 and not toks[end].whitespace_ and not toks[end + 1].is_sent_start:
             end += 1
         lo, hi = start, end
-        while lo <= hi and ((toks[lo].is_punct and toks[lo].text != "+") or _LATEX_GROUP.fullmatch(toks[lo].text)):
+        while lo <= hi and ((toks[lo].is_punct and toks[lo].text != "+") or toks[lo].is_space
+                            or _LATEX_GROUP.fullmatch(toks[lo].text)):
             lo += 1
-        while hi >= lo and toks[hi].is_punct and toks[hi].text != "+":
+        while hi >= lo and (toks[hi].is_punct and toks[hi].text != "+" or toks[hi].is_space):
             hi -= 1
         if lo <= hi:
             out.append((lo, hi + 1, text[toks[lo].idx : toks[hi].idx + len(toks[hi])]))
