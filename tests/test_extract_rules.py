@@ -91,6 +91,7 @@ def test_a_modality_cue_stays_when_its_short_form_is_defined_as_a_method(nlp):
     ("It lowers the perplexity of the model.", "perplexity", "Metric", False),
     ("It boosts the performance of diverse foundation models.", "foundation", "Method", True),
     ("We use a two-layer ReLU autoencoder for denoising.", "two-layer", "Method", True),
+    ("We use a two-layer deep ReLU autoencoder.", "two-layer", "Method", False),  # its noun is not the next word
     ("Frontier models fail on the game.", "Frontier", "Method", False),  # not lower case: maybe a name
     ("We train a transformer with dropout on images.", "transformer", "Method", False),  # its noun is its own
 ])
@@ -603,5 +604,13 @@ def test_a_name_after_a_second_space_starts_at_the_name(nlp) -> None:
     """spaCy makes a token of a second space; a word never starts with it ("a remedy,  RTC-VAE,")."""
     from kg.extract.terms import word_bounds
 
-    words = [text for _, _, text in word_bounds(nlp("We propose a remedy,  RTC-VAE, which rectifies it."))]
-    assert "RTC-VAE" in words and all(text == text.strip() for text in words)
+    words = [text for _, _, text in word_bounds(nlp("We propose a remedy,  RTC-VAE, which\nrectifies  it."))]
+    assert "RTC-VAE" in words and "which" in words and "rectifies" in words
+    assert all(text == text.strip() for text in words)
+
+
+@pytest.mark.parametrize("text", ["It uses 40 GB of memory.", "It uses 40  GB of memory."])
+def test_a_unit_after_a_number_is_no_name_however_spaced(nlp, text: str) -> None:
+    from kg.extract.terms import name_candidates
+
+    assert [span.text for span in name_candidates(nlp(text))] == []

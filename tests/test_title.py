@@ -172,6 +172,9 @@ def test_a_title_made_of_a_proposed_artifact_with_a_coined_name_names_the_paper(
     lfp = Mention(70, 74, "Method", "LFPs", "abbreviation", proposed=True)
     out = with_title_mention(PaperExtraction(mentions=[*proposed, lfp], name="LFPs"), "Set Functions for Time Series")
     assert out.name == "SeFT" and out.mentions == [*proposed, lfp]
+    one_proposed = [SEFT[0], dataclasses.replace(SEFT[1], proposed=True), *SEFT[2:]]
+    both = with_title_mention(PaperExtraction(mentions=one_proposed, name="Other"), "Set Functions for Time Series")
+    assert both.name == "SeFT" and [m.proposed for m in both.mentions] == [True, True, True, False]
     phrase = [Mention(6, 40, "Method", "confident multiple choice learning", "model", proposed=True)]
     kept = with_title_mention(PaperExtraction(mentions=phrase, name="CMCL"), "Confident Multiple Choice Learning")
     assert kept.name == "CMCL"  # a phrase names no paper over the abstract's coined name

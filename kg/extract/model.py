@@ -43,7 +43,7 @@ COMPONENT_CONFIG: dict[str, dict] = {
 }
 
 #: Bump when extraction rules change, so cached extractions are invalidated.
-PIPELINE_VERSION = "25"
+PIPELINE_VERSION = "26"
 
 
 def find_model() -> str:

@@ -38,9 +38,9 @@ _NAME = re.compile(
 
 def word_bounds(doc: Doc) -> list[tuple[int, int, str]]:
     """The words of ``doc`` as token bounds and text (no ``Span`` built for each): maximal runs of tokens with
-    no whitespace between them, edge punctuation, a second space's token and a LaTeX command's opening
-    brace excluded ("\\emph{ImageNet}" is the word ImageNet); a run ends with its sentence ("ADE20k.We" is a
-    name and the next sentence's first word)."""
+    no whitespace between or in them (spaCy makes a token of a second space or a newline: "a remedy,
+    RTC-VAE"), edge punctuation and a LaTeX command's opening brace excluded ("\\emph{ImageNet}" is the word
+    ImageNet); a run ends with its sentence ("ADE20k.We" is a name and the next sentence's first word)."""
     toks = list(doc)  # a spaCy Token is built anew at every doc[i]: once each
     text = doc.text
     out = []
@@ -48,13 +48,14 @@ def word_bounds(doc: Doc) -> list[tuple[int, int, str]]:
     n = len(toks)
     while start < n:
         end = start
-        while end < n - 1 and not toks[end].whitespace_ and not toks[end + 1].is_sent_start:
+        while end < n - 1 and not toks[end].whitespace_ and not toks[end + 1].is_sent_start \
+                and not toks[end].is_space and not toks[end + 1].is_space:
             end += 1
         lo, hi = start, end
         while lo <= hi and ((toks[lo].is_punct and toks[lo].text != "+") or toks[lo].is_space
                             or _LATEX_GROUP.fullmatch(toks[lo].text)):
-            lo += 1
-        while hi >= lo and (toks[hi].is_punct and toks[hi].text != "+" or toks[hi].is_space):
+            lo += 1  # a space token is a run of its own, and no word
+        while hi >= lo and toks[hi].is_punct and toks[hi].text != "+":
             hi -= 1
         if lo <= hi:
             out.append((lo, hi + 1, text[toks[lo].idx : toks[hi].idx + len(toks[hi])]))
@@ -288,8 +289,11 @@ def name_candidates(doc: Doc) -> Iterator[Span]:
             continue
         if not is_name(text) or ADJECTIVE_SUFFIX.search(text):
             continue  # "DGN-based" says how something works; the name is DGN
-        if start > 0 and doc[start - 1].like_num and len(text) <= 4:
-            continue  # a unit after a number: "6 dB", "40 GB", "100 ms"
+        before = start - 1
+        while before >= 0 and doc[before].is_space:
+            before -= 1
+        if before >= 0 and doc[before].like_num and len(text) <= 4:
+            continue  # a unit after a number: "6 dB", "40 GB", "100 ms", "40  GB"
         if end < len(doc) and re.fullmatch(r"[vV]?\d+(\.\d+)?", doc[end].text) and doc[end].i == end and doc[end - 1].whitespace_:
             end += 1
         yield doc[start:end]

@@ -159,16 +159,19 @@ def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperE
     phrase of a survey ("Graph Prompt Learning: A Comprehensive Survey"). The paper is named by the
     mention's short form (else its text) when the abstract named nothing.
 
-    A title made of what the abstract already proposes names the paper by it when that name is coined
-    ("CKConv: Continuous Kernel Convolution ..." over "CKCNNs", "Cross-Spectral Factor Analysis" over the
-    "LFPs" of "we introduce a model of recordings such as local field potentials (LFPs)")."""
+    A title made of a proposed mention (one the abstract proposes, or the lead name :func:`with_title_name`
+    marked, a vocabulary concept's too) names the paper by it, over the abstract's choice, when that name
+    (its short form, else its text) is coined: "CKConv: Continuous Kernel Convolution ..." names the paper
+    CKConv over the abstract's "CKCNNs", and the title "Cross-Spectral Factor Analysis" names it by that
+    proposal's short form, CSFA, over the "LFPs" of "we introduce a model of recordings such as local
+    field potentials (LFPs)"."""
     if not title or _surveys(title):
         return extraction
     titled = [m for m in extraction.mentions if not m.in_title and m.type in _TITLED_TYPES
               and any(f and titled_by(title, f) for f in (m.text, m.long_form))]
     own = [m for m in titled if m.proposed]
-    if own and _name_like(_short_name(own)):
-        extraction = dataclasses.replace(extraction, name=_short_name(own))
+    if own and _name_like(name := _short_name(own)):
+        extraction = dataclasses.replace(extraction, name=name)
     marked = [m for m in titled if not m.proposed and not m.concept]
     if not marked:
         return extraction
@@ -180,5 +183,6 @@ def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperE
 
 
 def _short_name(mentions: list[Mention]) -> str:
-    """The name of the first of ``mentions`` with a short form, else the first one's text."""
-    return next((m.short_form for m in sorted(mentions) if m.short_form), min(mentions).text)
+    """The short form of the first of (non-empty) ``mentions`` that has one, else the first one's text."""
+    ordered = sorted(mentions)
+    return next((m.short_form for m in ordered if m.short_form), ordered[0].text)
