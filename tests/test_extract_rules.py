@@ -614,3 +614,23 @@ def test_a_unit_after_a_number_is_no_name_however_spaced(nlp, text: str) -> None
     from kg.extract.terms import name_candidates
 
     assert [span.text for span in name_candidates(nlp(text))] == []
+
+
+@pytest.mark.parametrize("rule, confidence, kept", [
+    ("model", 0.9, True),  # the tagger is sure: "we study exploration"
+    ("model", 0.6, False),  # unsure: too general alone
+    ("phrase", None, False),  # a rule's one word: too general alone
+])
+def test_a_one_word_task_stays_where_the_tagger_is_sure_of_it(rule: str, confidence: float | None, kept: bool) -> None:
+    from kg.extract.resolution import keep_mention
+
+    m = Mention(10, 21, "Task", "exploration", rule, confidence=confidence)
+    assert keep_mention(m, single_task_from=0.75) is kept
+    assert keep_mention(m) is False  # without the threshold, never
+    assert keep_mention(dataclasses.replace(m, rule="task-frame")) is True  # "exploration tasks"
+
+
+def test_the_shipped_pipeline_keeps_one_word_tasks_from_its_configured_score(nlp) -> None:
+    from kg.extract.model import COMPONENT_CONFIG
+
+    assert nlp.get_pipe("paperkg_resolution").single_task_from == COMPONENT_CONFIG["paperkg_resolution"]["single_task_from"]

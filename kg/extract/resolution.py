@@ -247,8 +247,10 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
     return out
 
 
-def keep_mention(m: Mention) -> bool:
-    """Drop mentions too general to be entities and bare undefined acronyms of three letters or fewer."""
+def keep_mention(m: Mention, single_task_from: float | None = None) -> bool:
+    """Drop mentions too general to be entities and bare undefined acronyms of three letters or fewer. A
+    one-word lower-case task ("classification") stays only framed as one ("classification tasks") or, given
+    ``single_task_from``, where the tagger scores it at least that ("we study exploration")."""
     if m.type == "Method" and T.is_generic_method(m.text) and not (m.long_form and not T.is_generic_method(m.long_form)):
         return False
     if m.type in {"Method", "Task"} and T.ADJECTIVE_SUFFIX.search(m.text):
@@ -263,7 +265,8 @@ def keep_mention(m: Mention) -> bool:
     if m.rule == "name" and len(m.text) <= 3 and m.text.isupper():
         return False
     if m.type == "Task" and " " not in m.text.strip() and "-" not in m.text and not m.long_form and m.text.islower() \
-            and m.rule != "task-frame":
+            and m.rule != "task-frame" and not (single_task_from is not None and m.rule == "model"
+                                                and m.confidence is not None and m.confidence >= single_task_from):
         return False  # "classification", "prediction": too general alone
     return True
 
@@ -362,18 +365,20 @@ class MentionResolver:
     With ``use_model`` the spans of the trained entity tagger (``doc._.model_spans``, set by
     ``paperkg_entity_tagger``) become mentions too (rule ``"model"``), the model's type wins over a rule's
     on the same characters, a mention of a ``veto_rules`` rule goes where the tagger scores its written form
-    under ``veto_below`` for its type, and the rules named in ``drop_rules`` are not used.
+    under ``veto_below`` for its type, the rules named in ``drop_rules`` are not used, and a one-word task the
+    tagger scores at least ``single_task_from`` stays (:func:`keep_mention`).
     """
 
     def __init__(self, vocabulary: Vocabulary, use_model: bool = False, drop_rules: tuple[str, ...] = (),
                  veto_rules: tuple[str, ...] = (), veto_below: float = 0.0,
-                 priorities: dict[str, int] | None = None) -> None:
+                 priorities: dict[str, int] | None = None, single_task_from: float | None = None) -> None:
         register_extensions()
         self.vocabulary = vocabulary
         self.use_model = use_model
         self.drop_rules = frozenset(drop_rules) if use_model else frozenset()
         self.veto_rules = frozenset(veto_rules) if use_model else frozenset()
         self.veto_below = veto_below
+        self.single_task_from = single_task_from if use_model else None
         self.priorities = dict(RULE_PRIORITY if priorities is None else priorities)
         self.labels = {iri: c.label for iri, c in vocabulary.concepts.items()}
         self.readings = {iri: c.also_read_as for iri, c in vocabulary.concepts.items() if c.also_read_as}
@@ -387,7 +392,7 @@ class MentionResolver:
         if self.use_model:
             found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules,
                                scores, self.veto_rules, self.veto_below, text, self.readings)
-        kept = [m for m in resolve_overlaps(found, self.priorities) if keep_mention(m) and not modifier_alone(doc, m)
+        kept = [m for m in resolve_overlaps(found, self.priorities) if keep_mention(m, self.single_task_from) and not modifier_alone(doc, m)
                 and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)
                                                   or T.hyphen_modifier(doc, m)))]
         kept = paired_mentions(kept, doc._.abbreviations or [])
@@ -404,8 +409,11 @@ class MentionResolver:
 
 
 @Language.factory("paperkg_resolution", default_config={"use_model": False, "drop_rules": [], "veto_rules": [],
-                                                       "veto_below": 0.0, "priorities": None})
+                                                       "veto_below": 0.0, "priorities": None,
+                                                       "single_task_from": None})
 def make_mention_resolver(nlp: Language, name: str, use_model: bool, drop_rules: list[str], veto_rules: list[str],
-                          veto_below: float, priorities: dict[str, int] | None) -> MentionResolver:
+                          veto_below: float, priorities: dict[str, int] | None,
+                          single_task_from: float | None) -> MentionResolver:
     """Factory of the typing, filtering and precedence stage (``priorities`` None: :data:`RULE_PRIORITY`)."""
-    return MentionResolver(load_vocabulary(), use_model, tuple(drop_rules), tuple(veto_rules), veto_below, priorities)
+    return MentionResolver(load_vocabulary(), use_model, tuple(drop_rules), tuple(veto_rules), veto_below, priorities,
+                           single_task_from)
