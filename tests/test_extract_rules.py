@@ -314,6 +314,7 @@ def test_plural_outputs_are_no_task(nlp, text):
 @pytest.mark.parametrize("text, suffix", [
     ("Training is stochastic gradient-descent-based and converges fast.", "-based"),
     ("We find face-patch-selective (FP-selective) units in the encoder.", "-selective"),
+    ("Ensembles of SGD-trained networks estimate the test error.", "-trained"),
 ])
 def test_a_hyphenated_adjective_is_no_method(nlp, text, suffix):
     found = mentions(nlp, text)

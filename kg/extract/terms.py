@@ -100,7 +100,7 @@ def is_name(text: str) -> bool:
 _MANNER_WORDS = frozenset({"based", "driven", "guided", "aware", "free", "agnostic"})
 #: hyphenated endings that make an adjective of what comes before ("graph-based", "task-specific", "LM-only")
 ADJECTIVE_SUFFIX = re.compile("-(?:" + "|".join(sorted(_MANNER_WORDS | {
-    "like", "style", "inspired", "enhanced", "augmented", "only", "selective", "specific", "dependent", "invariant",
+    "like", "style", "inspired", "trained", "enhanced", "augmented", "only", "selective", "specific", "dependent", "invariant",
     "equivariant"})) + ")$", re.I)
 
 
