@@ -610,17 +610,25 @@ def test_a_name_after_a_second_space_starts_at_the_name(nlp) -> None:
     assert all(text == text.strip() for text in words)
 
 
-@pytest.mark.parametrize("text", ["It uses 40 GB of memory.", "It uses 40  GB of memory."])
+@pytest.mark.parametrize("text", ["It uses 40 GB of memory.", "It uses 40  GB of memory.", "It uses 40 \tGB of memory."])
 def test_a_unit_after_a_number_is_no_name_however_spaced(nlp, text: str) -> None:
     from kg.extract.terms import name_candidates
 
     assert [span.text for span in name_candidates(nlp(text))] == []
 
 
+def test_a_name_on_the_line_after_a_number_is_a_name(nlp) -> None:
+    from kg.extract.terms import name_candidates
+
+    assert "XYZ" in [span.text for span in name_candidates(nlp("Results are in Table 2\nXYZ improves recall."))]
+
+
 @pytest.mark.parametrize("rule, confidence, kept", [
     ("model", 0.9, True),  # the tagger is sure: "we study exploration"
+    ("model", 0.75, True),  # from the threshold on
     ("model", 0.6, False),  # unsure: too general alone
     ("phrase", None, False),  # a rule's one word: too general alone
+    ("phrase", 0.9, False),  # however the tagger scored it: only the tagger's own span stays
 ])
 def test_a_one_word_task_stays_where_the_tagger_is_sure_of_it(rule: str, confidence: float | None, kept: bool) -> None:
     from kg.extract.resolution import keep_mention
@@ -633,5 +641,10 @@ def test_a_one_word_task_stays_where_the_tagger_is_sure_of_it(rule: str, confide
 
 def test_the_shipped_pipeline_keeps_one_word_tasks_from_its_configured_score(nlp) -> None:
     from kg.extract.model import COMPONENT_CONFIG
+    from kg.extract.resolution import MentionResolver
+    from kg.extract.vocab import load_vocabulary
 
     assert nlp.get_pipe("paperkg_resolution").single_task_from == COMPONENT_CONFIG["paperkg_resolution"]["single_task_from"]
+    assert MentionResolver(load_vocabulary(), use_model=False, single_task_from=0.75).single_task_from is None
+    found = extract_doc(nlp("We address segmentation in medical images.")).mentions
+    assert ("Task", "segmentation", "model") in {(m.type, m.text, m.rule) for m in found}

@@ -44,7 +44,7 @@ COMPONENT_CONFIG: dict[str, dict] = {
 }
 
 #: Bump when extraction rules change, so cached extractions are invalidated.
-PIPELINE_VERSION = "28"
+PIPELINE_VERSION = "29"
 
 
 def find_model() -> str:

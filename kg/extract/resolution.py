@@ -250,7 +250,8 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
 def keep_mention(m: Mention, single_task_from: float | None = None) -> bool:
     """Drop mentions too general to be entities and bare undefined acronyms of three letters or fewer. A
     one-word lower-case task ("classification") stays only framed as one ("classification tasks") or, given
-    ``single_task_from``, where the tagger scores it at least that ("we study exploration")."""
+    ``single_task_from``, where it is the tagger's own span (rule ``model``; a vocabulary task keeps the
+    vocabulary's mention) scored at least that ("we study exploration")."""
     if m.type == "Method" and T.is_generic_method(m.text) and not (m.long_form and not T.is_generic_method(m.long_form)):
         return False
     if m.type in {"Method", "Task"} and T.ADJECTIVE_SUFFIX.search(m.text):
@@ -265,10 +266,15 @@ def keep_mention(m: Mention, single_task_from: float | None = None) -> bool:
     if m.rule == "name" and len(m.text) <= 3 and m.text.isupper():
         return False
     if m.type == "Task" and " " not in m.text.strip() and "-" not in m.text and not m.long_form and m.text.islower() \
-            and m.rule != "task-frame" and not (single_task_from is not None and m.rule == "model"
-                                                and m.confidence is not None and m.confidence >= single_task_from):
+            and m.rule != "task-frame" and not _sure_single_task(m, single_task_from):
         return False  # "classification", "prediction": too general alone
     return True
+
+
+def _sure_single_task(m: Mention, single_task_from: float | None) -> bool:
+    """Is one-word task ``m`` the tagger's own span, scored at least ``single_task_from`` (None: never)?"""
+    return (single_task_from is not None and m.rule == "model" and m.confidence is not None
+            and m.confidence >= single_task_from)
 
 
 #: A LaTeX citation key ("zhu2018learning"): a reference, not a name.
@@ -365,8 +371,8 @@ class MentionResolver:
     With ``use_model`` the spans of the trained entity tagger (``doc._.model_spans``, set by
     ``paperkg_entity_tagger``) become mentions too (rule ``"model"``), the model's type wins over a rule's
     on the same characters, a mention of a ``veto_rules`` rule goes where the tagger scores its written form
-    under ``veto_below`` for its type, the rules named in ``drop_rules`` are not used, and a one-word task the
-    tagger scores at least ``single_task_from`` stays (:func:`keep_mention`).
+    under ``veto_below`` for its type, the rules named in ``drop_rules`` are not used, and a one-word task of
+    the tagger's own (rule ``"model"``) scored at least ``single_task_from`` stays (:func:`keep_mention`).
     """
 
     def __init__(self, vocabulary: Vocabulary, use_model: bool = False, drop_rules: tuple[str, ...] = (),

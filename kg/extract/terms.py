@@ -38,9 +38,10 @@ _NAME = re.compile(
 
 def word_bounds(doc: Doc) -> list[tuple[int, int, str]]:
     """The words of ``doc`` as token bounds and text (no ``Span`` built for each): maximal runs of tokens with
-    no whitespace between or in them (spaCy makes a token of a second space or a newline: "a remedy,
-    RTC-VAE"), edge punctuation and a LaTeX command's opening brace excluded ("\\emph{ImageNet}" is the word
-    ImageNet); a run ends with its sentence ("ADE20k.We" is a name and the next sentence's first word)."""
+    no whitespace between or in them (spaCy makes a token of a second space, "a remedy,  RTC-VAE", and of a
+    newline, "which\\nrectifies"), edge punctuation and a LaTeX command's opening brace excluded
+    ("\\emph{ImageNet}" is the word ImageNet); a run ends with its sentence ("ADE20k.We" is a name and the
+    next sentence's first word)."""
     toks = list(doc)  # a spaCy Token is built anew at every doc[i]: once each
     text = doc.text
     out = []
@@ -290,8 +291,8 @@ def name_candidates(doc: Doc) -> Iterator[Span]:
         if not is_name(text) or ADJECTIVE_SUFFIX.search(text):
             continue  # "DGN-based" says how something works; the name is DGN
         before = start - 1
-        while before >= 0 and doc[before].is_space:
-            before -= 1
+        while before >= 0 and doc[before].is_space and "\n" not in doc[before].text:
+            before -= 1  # a second space, not a line break ("Table 2\nXYZ")
         if before >= 0 and doc[before].like_num and len(text) <= 4:
             continue  # a unit after a number: "6 dB", "40 GB", "100 ms", "40  GB"
         if end < len(doc) and re.fullmatch(r"[vV]?\d+(\.\d+)?", doc[end].text) and doc[end].i == end and doc[end - 1].whitespace_:
