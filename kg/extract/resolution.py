@@ -398,7 +398,8 @@ class MentionResolver:
         if self.use_model:
             found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules,
                                scores, self.veto_rules, self.veto_below, text, self.readings)
-        kept = [m for m in resolve_overlaps(found, self.priorities) if keep_mention(m, self.single_task_from) and not modifier_alone(doc, m)
+        kept = [m for m in resolve_overlaps(found, self.priorities)
+                if keep_mention(m, self.single_task_from) and not modifier_alone(doc, m)
                 and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)
                                                   or T.hyphen_modifier(doc, m)))]
         kept = paired_mentions(kept, doc._.abbreviations or [])

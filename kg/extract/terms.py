@@ -101,8 +101,8 @@ def is_name(text: str) -> bool:
 _MANNER_WORDS = frozenset({"based", "driven", "guided", "aware", "free", "agnostic"})
 #: hyphenated endings that make an adjective of what comes before ("graph-based", "task-specific", "LM-only")
 ADJECTIVE_SUFFIX = re.compile("-(?:" + "|".join(sorted(_MANNER_WORDS | {
-    "like", "style", "inspired", "trained", "enhanced", "augmented", "only", "selective", "specific", "dependent", "invariant",
-    "equivariant"})) + ")$", re.I)
+    "like", "style", "inspired", "trained", "enhanced", "augmented", "only", "selective", "specific", "dependent",
+    "invariant", "equivariant"})) + ")$", re.I)
 
 
 def _is_acronym(token: Token) -> bool:
