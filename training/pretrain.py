@@ -120,14 +120,13 @@ def pretrain(texts: list[str], base: Path, output: Path, *, lr: float = 1e-4, ba
 def _pretrain(texts: list[str], base: Path, output: Path, *, lr: float, batch: int, seed: int, probe: float,
               head_lr: float) -> dict[str, float]:
     import torch
-    from tokenizers import Tokenizer
     from transformers import BertForMaskedLM
+
+    from training.train import load_tokenizer, padded, warmup_then_decay
 
     random.seed(seed)
     torch.manual_seed(seed)
-    tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
-    tokenizer.no_padding()
-    tokenizer.no_truncation()
+    tokenizer = load_tokenizer(base)
     cls, sep, mask_id = (tokenizer.token_to_id(t) for t in ("[CLS]", "[SEP]", "[MASK]"))
     vocab = tokenizer.get_vocab_size()
     sequences = [[cls, *tokenizer.encode(t, add_special_tokens=False).ids[:SEQUENCE - 2], sep] for t in texts]
@@ -140,20 +139,13 @@ def _pretrain(texts: list[str], base: Path, output: Path, *, lr: float, batch: i
     batches = [order[i:i + batch] for i in range(0, len(order), batch)]  # similar lengths, little padding
     random.Random(seed).shuffle(batches)
     probing = int(len(batches) * probe)
-    steps = max(1, len(batches) - probing)
-    warmup = max(1, steps // 10)
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimiser, lambda s: min((s + 1) / warmup, max(0.0, (steps - s) / max(1, steps - warmup))))
+    schedule = warmup_then_decay(optimiser, max(1, len(batches) - probing))
     generator = torch.Generator().manual_seed(seed)
     model.train()
     started, total, last = time.perf_counter(), 0.0, 0.0
     for step, idx in enumerate(batches, 1):
-        width = max(len(sequences[i]) for i in idx)
-        ids = torch.zeros((len(idx), width), dtype=torch.long)
-        attention = torch.zeros((len(idx), width), dtype=torch.long)
-        for row, i in enumerate(idx):
-            ids[row, :len(sequences[i])] = torch.tensor(sequences[i])
-            attention[row, :len(sequences[i])] = 1
+        ids = padded([sequences[i] for i in idx])
+        attention = padded([[1] * len(sequences[i]) for i in idx])
         special = (ids == cls) | (ids == sep) | (attention == 0)
         chosen = (torch.rand(ids.shape, generator=generator) < MASKED) & ~special
         if not chosen.any():  # a batch of short texts may draw none: its rows' first words, or no loss to take

@@ -99,6 +99,35 @@ def evaluate(predict, entries: list[dict[str, Any]], texts: dict[str, str]) -> d
     return {"p": p, "r": r, "f1": f1}
 
 
+def load_tokenizer(base: Path):  # -> tokenizers.Tokenizer
+    """The encoder ``base``'s tokenizer, without padding or truncation (the trainings pad and cut themselves)."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    return tokenizer
+
+
+def warmup_then_decay(optimiser, steps: int):  # (torch.optim.Optimizer, int) -> LambdaLR
+    """The learning rate of both trainings: up linearly over the first tenth of ``steps``, then linearly to 0."""
+    import torch
+
+    warmup = max(1, steps // 10)
+    return torch.optim.lr_scheduler.LambdaLR(
+        optimiser, lambda s: min((s + 1) / warmup, max(0.0, (steps - s) / max(1, steps - warmup))))
+
+
+def padded(rows: list[list[int]], fill: int = 0):  # -> torch.Tensor
+    """``rows`` as one tensor as wide as the longest, the others padded with ``fill``."""
+    import torch
+
+    out = torch.full((len(rows), max(map(len, rows))), fill, dtype=torch.long)
+    for i, row in enumerate(rows):
+        out[i, :len(row)] = torch.tensor(row)
+    return out
+
+
 def train(corpus: Path, base: Path, output: Path, annotations: Path = ANNOTATIONS, *, epochs: int = 10,
           lr: float = 1.5e-4, batch: int = 16, seed: int = 0, threads: int = 2, limit: int | None = None,
           quantize: bool = True, keep: Path | None = None, stop_after: int | None = None) -> dict[str, Any]:
@@ -108,7 +137,6 @@ def train(corpus: Path, base: Path, output: Path, annotations: Path = ANNOTATION
     decays as it would over all of them)."""
     import numpy
     import torch
-    from tokenizers import Tokenizer
     from transformers import AutoModelForTokenClassification
 
     checked, records = load_checked(annotations, corpus)  # refuse stale annotations before touching torch
@@ -121,17 +149,12 @@ def train(corpus: Path, base: Path, output: Path, annotations: Path = ANNOTATION
     texts = {k: r["abstract"] for k, r in records.items()}
     train_entries = sorted((e for e in entries if e["split"] == "train"), key=lambda e: e["id"])[:limit]
     dev_entries = sorted((e for e in entries if e["split"] == "dev"), key=lambda e: e["id"])[:limit]
-    tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
-    tokenizer.no_padding()
-    tokenizer.no_truncation()
+    tokenizer = load_tokenizer(base)
     data = examples(train_entries, texts, tokenizer)
     model = AutoModelForTokenClassification.from_pretrained(
         str(base), num_labels=len(TAGS), id2label=dict(enumerate(TAGS)), label2id={t: i for i, t in enumerate(TAGS)})
     optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
-    steps = epochs * ((len(data) + batch - 1) // batch)
-    warmup = max(1, steps // 10)
-    schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimiser, lambda s: min((s + 1) / warmup, max(0.0, (steps - s) / max(1, steps - warmup))))
+    schedule = warmup_then_decay(optimiser, epochs * ((len(data) + batch - 1) // batch))
     work = output.with_name(output.name + ".work")
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -151,15 +174,9 @@ def train(corpus: Path, base: Path, output: Path, annotations: Path = ANNOTATION
         random.Random(seed - epoch).shuffle(batches)
         total = 0.0
         for idx in batches:
-            width = max(len(data[i][0]) for i in idx)
-            ids = torch.zeros((len(idx), width), dtype=torch.long)
-            mask = torch.zeros((len(idx), width), dtype=torch.long)
-            labels = torch.full((len(idx), width), -100, dtype=torch.long)
-            for row, i in enumerate(idx):
-                n = len(data[i][0])
-                ids[row, :n] = torch.tensor(data[i][0])
-                mask[row, :n] = 1
-                labels[row, :n] = torch.tensor(data[i][1])
+            ids = padded([data[i][0] for i in idx])
+            mask = padded([[1] * len(data[i][0]) for i in idx])
+            labels = padded([data[i][1] for i in idx], -100)
             loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
