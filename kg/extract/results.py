@@ -9,7 +9,7 @@ The pure helpers find number expressions (:func:`find_quantities`), metric names
   "improves accuracy on X by 7%", "relative pass@1 improvements of 35%";
 - coordinated numbers share their neighbour's metric: "1.18 @256 resolution and 1.13 @512";
 - a change states the value reached: "reduces the error from 1.17% to 0.69%" claims 0.69%;
-- a range is one value: "98-100% AUC-ROC", "a 2-3x speed-up";
+- a range is one value: "98-100% AUC-ROC", "a 2-3x speed-up", "by 38% ~ 61%";
 - ratios of speed: "4x faster", "2.5 times faster" (the speed-up metric).
 
 A claim needs both a metric and a number tied to it by one of these patterns; years, citations,
@@ -36,22 +36,23 @@ _QUANTITY = re.compile(
     r"(?P<sign>[+\-−±](?=\d))?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"\}?\$?(?P<unit>\s?\\?%|\s?(?:-\s?|\s)?fold\b|\s?[x×](?![\w])|\s?\$?\\times\b|\s(?:times)\b"
-    r"|\s?(?:pp|dB|ms)\b|\s(?:percentage\s+points?|points?|pts|seconds|hours|minutes)\b)?\$?"
+    r"|\s?(?:pp|dB|ms)\b|\s(?:percentage\s+points?|percent|points?|pts|seconds|hours|minutes)\b)?\$?"
     r"(?:(?<=\d)(?![\w@^%$}/]|[.,]\d|\s?[x×]\s?\d|-\w)|(?<!\d))"
 )
 
-#: A range ("98-100%", "1.0% − 1.4%", "9-16$\\%$", "2-3x", "2-4 times"): one value, read as its first number; its
-#: upper bound is the larger ("92.1% – 3.2% higher" is two numbers and a dash), and "2-3 x 10^4" no ratio.
+#: A range ("98-100%", "1.0% − 1.4%", "9-16$\\%$", "2-3x", "2-4 times", "71.1% ~ 96.35%", "38\\% \\sim 61\\%"): one
+#: value, read as its first number; its upper bound is the larger ("92.1% – 3.2% higher" is two numbers and a dash),
+#: and "2-3 x 10^4" no ratio.
 _RANGE = re.compile(
-    r"(?<![\w.@^/\\\-−+'’])(?P<num>\d+(?:\.\d+)?)(?:\s?\\?%)?\s?[-–−]\s?(?P<upper>\d+(?:\.\d+)?)"
+    r"(?<![\w.@^/\\\-−+'’])(?P<num>\d+(?:\.\d+)?)(?:\s?\\?%)?\s?(?:[-–−~]|\\sim)\s?(?P<upper>\d+(?:\.\d+)?)"
     r"\s?\$?(?P<unit>\\?%|[x×](?!\w|\s?\d)|\s(?:times|fold)\b|-fold\b)\$?"
 )
 
 #: unit as written (lower case, spaces dropped) -> unit kind of kg:unit
 UNIT_KINDS: dict[str, str] = {
-    "%": "percent", "\\%": "percent", "pp": "points", "percentagepoint": "points", "percentagepoints": "points",
-    "point": "points", "points": "points", "pts": "points", "x": "ratio", "×": "ratio", "fold": "ratio",
-    "-fold": "ratio", "times": "ratio", "\\times": "ratio", "$\\times": "ratio", "db": "dB", "ms": "ms", "seconds": "s", "hours": "h", "minutes": "min",
+    "%": "percent", "\\%": "percent", "percent": "percent", "pp": "points", "percentagepoint": "points",
+    "percentagepoints": "points", "point": "points", "points": "points", "pts": "points", "x": "ratio", "×": "ratio",
+    "fold": "ratio", "-fold": "ratio", "times": "ratio", "\\times": "ratio", "$\\times": "ratio", "db": "dB", "ms": "ms", "seconds": "s", "hours": "h", "minutes": "min",
 }
 
 #: Words that join two numbers of one claim ("1.18 and 1.13", "from 70% to 75%").
@@ -166,8 +167,9 @@ def metric_spans(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
     return out
 
 
-#: A number alone in its math, with its closing dollar: "15.76$", "58.61\\%$" (not "1-\\epsilon$").
-_OWN_MATH = re.compile(r"[+\-−±]?\d[\d.,]*\s*(?:\\?%)?\$?")
+#: A number (or a range) alone in its math, with its closing dollar: "15.76$", "58.61\\%$", "38\\% \\sim 61\\%$"
+#: (not "1-\\epsilon$").
+_OWN_MATH = re.compile(r"[+\-−±]?\d[\d.,]*\s*(?:\\?%)?(?:\s*(?:\\sim|~|[-–−])\s*\d[\d.,]*\s*(?:\\?%)?)?\$?")
 
 
 def _in_own_math(doc: Doc, q: Quantity, sent: Span) -> bool:
@@ -335,7 +337,9 @@ def find_results(doc: Doc, hits: list[tuple[str, int, int]], mentions: list[Ment
             before = [m for m in metrics if prev_q <= m.end <= opening and opening - m.end <= 8
                       and _only(doc, m.end, opening, FILL_BEFORE, blocks)]
             speed = q.unit == "ratio" and q.end < sent.end and doc[q.end].lower_ in SPEED_WORDS
-            if after:
+            # "11.61 on ASR" after "WER of": a metric reached over "on" gives way to one before the number
+            over_on = bool(after) and any(t.lower_ == "on" for t in doc[q.end:after[0].start])
+            if after and not (over_on and before):
                 bound[qi] = after[0]
             elif speed:
                 bound[qi] = MetricSpan(q.end, q.end + 1, "speed-up", _speed_concept())
