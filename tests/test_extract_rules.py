@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kg.extract import extract_doc
+from kg.extract.resolution import narrowest_terms
 from kg.extract.terms import specialises_chars
 from kg.extract.tokenizer import is_phrasal_compound
 from kg.extract.types import Mention
@@ -102,6 +103,23 @@ def test_a_lone_modifier_or_a_citation_key_names_nothing(nlp, text, word, kind, 
     start = text.index(word)
     m = Mention(start, start + len(word), kind, word, "model")
     assert modifier_alone(doc, m) is dropped
+
+
+def test_of_two_crossing_known_terms_the_narrower_concept_is_the_one_written(nlp):
+    # "Transformer architectures" (the transformer) crosses "Vision Transformer" (narrower): the ViT is meant
+    found = {(m.text, m.concept.rsplit("/", 1)[-1]) for m in extract_doc(
+        nlp("We fine-tune Vision Transformer architectures on satellite images.")).mentions if m.type == "Method"}
+    assert found == {("Vision Transformer", "vision-transformer")}
+
+
+def test_narrowest_terms_keeps_crossing_terms_of_unrelated_concepts():
+    a = Mention(0, 18, "Method", "Vision Transformer", "vocabulary", concept="vit")
+    b = Mention(7, 30, "Method", "Transformer architectures", "vocabulary", concept="transformer")
+    c = Mention(7, 30, "Method", "Transformer architectures", "vocabulary", concept="other")
+    broader = {"vit": ("transformer",), "transformer": ("network",)}.get
+    assert narrowest_terms([a, b], lambda iri: broader(iri, ())) == [a]
+    assert narrowest_terms([a, c], lambda iri: broader(iri, ())) == [a, c]
+    assert narrowest_terms([b, a], lambda iri: broader(iri, ())) == [a]
 
 
 def test_a_known_term_written_in_title_case_keeps_its_concept(nlp):

@@ -4,7 +4,8 @@
 modality cues) on ``doc._.candidates``; this stage (``paperkg_resolution``) decides which become
 ``doc._.mentions`` and with which type:
 
-1. one type per vocabulary form (:func:`one_type_per_form`: "ASR" is a task or a metric);
+1. one type per vocabulary form (:func:`one_type_per_form`: "ASR" is a task or a metric), and of two crossing
+   vocabulary terms the narrower concept (:func:`narrowest_terms`: "Vision Transformer architectures");
 2. the entity tagger's spans join as mentions (not links, units after numbers, datasets without a capital
    or digit, tasks shaped like a coined name) and its type wins over a heuristic rule's on the same
    characters; heuristic mentions it scores unlikely are vetoed (:func:`with_model`); a vocabulary concept
@@ -80,6 +81,24 @@ def one_type_per_form(found: list[Mention], defined: dict[str, str], span_scores
             if scores[best] > 0:
                 chosen[(start, end)] = best
     return [m for m in found if m.rule != "vocabulary" or chosen.get((m.start, m.end), m.type) == m.type]
+
+
+def narrowest_terms(found: list[Mention], broader) -> list[Mention]:
+    """``found`` without a vocabulary mention that crosses another of its type whose concept is narrower
+    ("Transformer architectures" against "Vision Transformer" in "Vision Transformer architectures"): the
+    narrower concept is the one written. ``broader(iri)`` gives a concept's broader concepts."""
+    def ancestors(iri: str) -> set[str]:
+        out, todo = set(), list(broader(iri))
+        while todo:
+            if (b := todo.pop()) not in out:
+                out.add(b)
+                todo.extend(broader(b))
+        return out
+
+    terms = [m for m in found if m.rule == "vocabulary" and m.concept]
+    dropped = {id(k) for k in terms for m in terms if m.type == k.type and m.start < k.end and k.start < m.end
+               and (m.start - k.start) * (m.end - k.end) > 0 and k.concept in ancestors(m.concept)}
+    return [m for m in found if id(m) not in dropped]
 
 
 def _unit_after_number(doc: Doc, start: int, end: int) -> bool:
@@ -393,7 +412,7 @@ class MentionResolver:
         found = list(doc._.candidates or [])
         scores = getattr(doc._, "model_scores", None)
         defined = {m.short_form: m.type for m in found if m.rule == "abbreviation" and m.short_form}
-        found = one_type_per_form(found, defined, scores)
+        found = narrowest_terms(one_type_per_form(found, defined, scores), self.broader)
         text = doc.text  # built from the tokens on every access: once
         if self.use_model:
             found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules,
