@@ -637,6 +637,19 @@ def test_a_unit_after_a_number_is_no_name_however_spaced(nlp, text: str) -> None
     assert [span.text for span in name_candidates(nlp(text))] == []
 
 
+@pytest.mark.parametrize("text, word, unit", [
+    ("It uses 40 GB of memory.", "GB", True), ("It uses 40  GB of memory.", "GB", True),
+    ("It runs on 8 GPUs.", "GPUs", True), ("We propose one HALO that works.", "HALO", False),
+    ("Results are in Table 2\nXYZ improves recall.", "XYZ", False), ("It uses 40 GBytes of memory.", "GBytes", False),
+])
+def test_a_unit_after_a_number_is_a_short_word_after_digits(nlp, text: str, word: str, unit: bool) -> None:
+    from kg.extract.terms import unit_after_number
+
+    doc = nlp(text)
+    start = next(t.i for t in doc if t.text == word)
+    assert unit_after_number(doc, start, word) is unit
+
+
 def test_a_name_on_the_line_after_a_number_is_a_name(nlp) -> None:
     from kg.extract.terms import name_candidates
 

@@ -101,11 +101,10 @@ def narrowest_terms(found: list[Mention], broader) -> list[Mention]:
     return [m for m in found if id(m) not in dropped]
 
 
-def _unit_after_number(doc: Doc, start: int, end: int) -> bool:
-    """Is ``start:end`` one short word right after a number ("6 dB", "40 GB"): a unit, not a name?"""
+def _unit_after_number(doc: Doc, start: int, end: int, text: str) -> bool:
+    """Is characters ``start:end`` one word that is a unit after a number (:func:`kg.extract.terms.unit_after_number`)?"""
     span = doc.char_span(start, end)
-    return span is not None and len(span) == 1 and len(span.text) <= 3 and span.start > 0 \
-        and doc[span.start - 1].like_num
+    return span is not None and len(span) == 1 and T.unit_after_number(doc, span.start, text[start:end])
 
 
 def _is_named(text: str) -> bool:
@@ -224,7 +223,7 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
     known = {(m.start, m.end): m.type for m in found if m.concept}
     spans = [sp for sp in spans if known.get((sp[0], sp[1]), sp[2]) == sp[2]
              and "://" not in text[sp[0]:sp[1]] and not text[sp[0]:sp[1]].startswith("www.")
-             and not _unit_after_number(doc, sp[0], sp[1]) and _named_if_dataset(text[sp[0]:sp[1]], sp[2])
+             and not _unit_after_number(doc, sp[0], sp[1], text) and _named_if_dataset(text[sp[0]:sp[1]], sp[2])
              and _no_name_if_task(text[sp[0]:sp[1]], sp[2])]
     # a principled rule's mention keeps its characters and type: the model's span of the same characters goes
     principled = {(m.start, m.end) for m in found if m.rule in PRINCIPLED_RULES}

@@ -283,6 +283,16 @@ def _chunk_candidates(doc: Doc, chunk: list[Token]) -> Iterator[tuple[Span, str]
             break
 
 
+def unit_after_number(doc: Doc, start: int, text: str) -> bool:
+    """Is ``text``, written from token ``start``, a unit after a number ("6 dB", "40 GB", "100 ms", "40  GB"): a
+    word of four characters or fewer after a number in digits ("one HALO" is none), however spaced but for a
+    line break ("Table 2\nXYZ")?"""
+    before = start - 1
+    while before >= 0 and doc[before].is_space and "\n" not in doc[before].text:
+        before -= 1
+    return before >= 0 and doc[before].like_num and any(c.isdigit() for c in doc[before].text) and len(text) <= 4
+
+
 def name_candidates(doc: Doc) -> Iterator[Span]:
     """Name-like words (PaAno, BIOT, TSB-AD), with a trailing version number (AlphaFold 3, v2)."""
     for start, end, text in word_bounds(doc):
@@ -290,11 +300,8 @@ def name_candidates(doc: Doc) -> Iterator[Span]:
             continue
         if not is_name(text) or ADJECTIVE_SUFFIX.search(text):
             continue  # "DGN-based" says how something works; the name is DGN
-        before = start - 1
-        while before >= 0 and doc[before].is_space and "\n" not in doc[before].text:
-            before -= 1  # a second space, not a line break ("Table 2\nXYZ")
-        if before >= 0 and doc[before].like_num and len(text) <= 4:
-            continue  # a unit after a number: "6 dB", "40 GB", "100 ms", "40  GB"
+        if unit_after_number(doc, start, text):
+            continue
         if end < len(doc) and re.fullmatch(r"[vV]?\d+(\.\d+)?", doc[end].text) and doc[end].i == end and doc[end - 1].whitespace_:
             end += 1
         yield doc[start:end]
