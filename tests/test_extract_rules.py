@@ -194,6 +194,16 @@ def test_a_quality_before_setting_is_no_task(nlp, text):
     assert not any(typ == "Task" for typ, _t, _r in mentions(nlp, text))
 
 
+@pytest.mark.parametrize("text, metric", [
+    ("Labels are only available at training time, not at deployment.", None),
+    ("The auxiliary critic is used at training time and dropped at test time.", None),
+    ("Our sampler cuts the training time of diffusion models by half.", "training time"),
+])
+def test_a_time_after_at_is_a_phase_not_a_metric(nlp, text, metric):
+    found = {t for typ, t, _r in mentions(nlp, text) if typ == "Metric"}
+    assert found == ({metric} if metric else set())
+
+
 def test_a_framed_known_task_keeps_its_concept(nlp):
     doc = nlp("We evaluate on image classification tasks.")
     task = [m for m in extract_doc(doc).mentions if m.type == "Task"]

@@ -13,7 +13,8 @@ modality cues) on ``doc._.candidates``; this stage (``paperkg_resolution``) deci
    its spans read in the paper (:func:`as_read`, :func:`abbreviations_as_read`);
 3. one mention per overlapping group, by rule priority (:func:`resolve_overlaps`, ``priorities`` in the
    component's configuration);
-4. the filters of what is no entity (:func:`keep_mention`, run-in headings, numeric precision, method
+4. the filters of what is no entity (:func:`keep_mention`, run-in headings, numeric precision, a time that is a
+   phase ("at training time"), method
    names in passing, methods a task of the paper specialises: :func:`kg.extract.terms.specialised_fields`),
    the long and short forms of the definitions no rule typed (:func:`kg.extract.abbreviations.paired_mentions`),
    the types of list items (:func:`kg.extract.terms.list_types`) and of names written as datasets'
@@ -419,7 +420,7 @@ class MentionResolver:
         kept = [m for m in resolve_overlaps(found, self.priorities)
                 if keep_mention(m, self.single_task_from) and not modifier_alone(doc, m)
                 and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)
-                                                  or T.hyphen_modifier(doc, m)))]
+                                                  or T.hyphen_modifier(doc, m) or T.time_of_phase(doc, m)))]
         kept = paired_mentions(kept, doc._.abbreviations or [])
         kept = named_datasets(doc, T.list_types(T.specialised_fields(kept, self.labels), text))
         kept = [m for m in kept if not (m.type == "Method" and m.rule == "vocabulary" and in_passing(doc, m))]

@@ -455,6 +455,13 @@ def hyphen_modifier(doc: Doc, m: Mention) -> bool:
             and before.text.islower() and len(before) > 1 and before.lower_ not in METRIC_MODIFIERS)
 
 
+def time_of_phase(doc: Doc, m: Mention) -> bool:
+    """Is a metric ending in "time" the phase something happens in ("available at training time", "at test
+    time"), not the time measured?"""
+    span = doc.char_span(m.start, m.end)
+    return span is not None and span[-1].lower_ == "time" and span.start > 0 and doc[span.start - 1].lower_ == "at"
+
+
 def is_heading(m: Mention, text: str) -> bool:
     """Is the mention a run-in heading ("*Accuracy:* experiments on ...", "Efficiency: ...")? A heading
     names a quality the paper claims, not a metric it reports."""
