@@ -14,8 +14,8 @@ modality cues) on ``doc._.candidates``; this stage (``paperkg_resolution``) deci
 3. one mention per overlapping group, by rule priority (:func:`resolve_overlaps`, ``priorities`` in the
    component's configuration);
 4. the filters of what is no entity (:func:`keep_mention`, run-in headings, numeric precision, a time that is a
-   phase ("at training time"), method
-   names in passing, methods a task of the paper specialises: :func:`kg.extract.terms.specialised_fields`),
+   phase ("at training time"), method names in passing, methods a task of the paper specialises:
+   :func:`kg.extract.terms.specialised_fields`),
    the long and short forms of the definitions no rule typed (:func:`kg.extract.abbreviations.paired_mentions`),
    the types of list items (:func:`kg.extract.terms.list_types`) and of names written as datasets'
    (:func:`named_datasets`);
