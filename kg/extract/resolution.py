@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -84,7 +84,7 @@ def one_type_per_form(found: list[Mention], defined: dict[str, str], span_scores
     return [m for m in found if m.rule != "vocabulary" or chosen.get((m.start, m.end), m.type) == m.type]
 
 
-def narrowest_terms(found: list[Mention], broader) -> list[Mention]:
+def narrowest_terms(found: list[Mention], broader: Callable[[str], tuple[str, ...]]) -> list[Mention]:
     """``found`` without a vocabulary mention that crosses another of its type whose concept is narrower
     ("Transformer architectures" against "Vision Transformer" in "Vision Transformer architectures"): the
     narrower concept is the one written. ``broader(iri)`` gives a concept's broader concepts."""
@@ -103,7 +103,7 @@ def narrowest_terms(found: list[Mention], broader) -> list[Mention]:
 
 
 def _unit_after_number(doc: Doc, start: int, end: int, text: str) -> bool:
-    """Is characters ``start:end`` one word that is a unit after a number (:func:`kg.extract.terms.unit_after_number`)?"""
+    """Are characters ``start:end`` one word, a unit after a number (:func:`kg.extract.terms.unit_after_number`)?"""
     span = doc.char_span(start, end)
     return span is not None and len(span) == 1 and T.unit_after_number(doc, span.start, text[start:end])
 
