@@ -56,8 +56,12 @@ _RANGE = re.compile(
 UNIT_KINDS: dict[str, str] = {
     "%": "percent", "\\%": "percent", "percent": "percent", "pp": "points", "percentagepoint": "points",
     "percentagepoints": "points", "point": "points", "points": "points", "pts": "points", "x": "ratio", "×": "ratio",
-    "fold": "ratio", "-fold": "ratio", "times": "ratio", "\\times": "ratio", "$\\times": "ratio", "db": "dB", "ms": "ms", "seconds": "s", "hours": "h", "minutes": "min",
+    "fold": "ratio", "-fold": "ratio", "times": "ratio", "\\times": "ratio", "$\\times": "ratio", "db": "dB",
+    "ms": "ms", "seconds": "s", "hours": "h", "minutes": "min",
 }
+
+#: What makes a bare number a ratio when it ends the text before it: "by a factor of 12", "a factor of up to $4".
+_FACTOR_OF = re.compile(r"\bfactor of\s*(?:about\s+|up to\s+)?\$?$")
 
 #: Words that join two numbers of one claim ("1.18 and 1.13", "from 70% to 75%").
 COORDINATORS = frozenset({"and", ",", "to", "or", "vs", "vs.", "versus", "/"})
@@ -121,7 +125,7 @@ def find_quantities(doc: Doc, span: Span | None = None, text: str | None = None)
         num, unit_text = m.group("num"), (m.group("unit") or "")
         unit = UNIT_KINDS.get(re.sub(r"\s+", "", unit_text).lower().lstrip("-") or "", "absolute") if unit_text else "absolute"
         if unit_text.strip().lower().startswith("-fold") or unit_text.strip().lower() == "fold" \
-                or not unit_text and re.search(r"\bfactor of\s*(?:about\s+|up to\s+)?\$?$", text[max(0, a - 40):a]):
+                or not unit_text and _FACTOR_OF.search(text[max(0, a - 40):a]):
             unit = "ratio"  # "a 250-fold speed-up", "by a factor of 12"
         if _is_citation_or_enumeration(text, a, b, unit):
             continue
