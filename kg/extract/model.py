@@ -19,7 +19,7 @@ COMPONENTS: tuple[str, ...] = ("paperkg_abbreviations", "paperkg_entity_tagger",
                                "paperkg_relation_model")
 
 #: Each component's configuration (spaCy's ``add_pipe(config=...)``). Chosen by measurement on the training
-#: corpus's dev split and gold_dev_corpus, with gold_dev kept at or above 0.80 (training/README.md).
+#: corpus's dev split and gold_dev_corpus, with gold_dev kept at or above 0.80 (training/HISTORY.md).
 #: - The transformer tagger's spans from 0.85 (each word's probability of belonging to the span's label),
 #:   task spans from 0.5 (tasks are the type most often missed; from 0.5 instead of 0.85, the dev split
 #:   gains 31 right tasks and 23 wrong ones), method spans from 0.92 (swept again on 2026-12-07 night, dev
@@ -37,7 +37,7 @@ COMPONENT_CONFIG: dict[str, dict] = {
     "paperkg_resolution": {"use_model": True, "drop_rules": [], "veto_below": 0.2,
                          "veto_rules": ["phrase", "task-frame", "title-case", "term-phrase"],
                          "single_task_from": 0.75},
-    # relations: the trained relation model's, with the threshold (0.2) and the rules kept beside it (every
+    # relations: the trained relation model's, with the threshold (0.15) and the rules kept beside it (every
     # rule) chosen with it on the dev split (kg/models/relations/meta.json)
     "paperkg_relation_model": {},
     # modalities: the trained modality model's judgement of each modality concept the rules found, with the
