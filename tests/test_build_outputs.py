@@ -283,6 +283,29 @@ def test_full_disk_during_the_turtle_write(tmp_path: Path, small_input: Path) ->
     assert unlimited.returncode == 0 and (out / "kg.ttl").stat().st_size > 32 << 10, "the Turtle must pass the limit"
 
 
+def test_a_build_that_reads_no_paper_fails_and_keeps_the_previous_outputs(tmp_path: Path, small_input: Path) -> None:
+    out = tmp_path / "out"
+    assert run_build([str(small_input), "-o", str(out), "--no-views"])[0] == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    broken = tmp_path / "broken.csv"
+    broken.write_text('id,title,abstract\n"1,"unclosed\n', encoding="utf-8")
+    code, stderr = run_build([str(broken), "-o", str(out), "-q"])
+    assert code == 1  # an input error
+    assert f"no paper was read from {broken}" in stderr and "1 malformed CSV" in stderr
+    assert f"the previous outputs in {out} are untouched" in stderr
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+
+
+@pytest.mark.parametrize("cache", [[], ["--cache"]], ids=["own-cache", "cache-elsewhere"])
+def test_a_failed_first_build_leaves_no_directory_behind(tmp_path: Path, cache: list[str]) -> None:
+    broken = tmp_path / "broken.csv"
+    broken.write_text('id,title,abstract\n"1,"unclosed\n', encoding="utf-8")
+    out, cache_dir = tmp_path / "new" / "out", tmp_path / "caches" / "kg"
+    code, stderr = run_build([str(broken), "-o", str(out), *cache, *([str(cache_dir)] if cache else [])])
+    assert code == 1 and "no paper was read" in stderr and "previous outputs" not in stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.csv"]
+
+
 def test_symlink_loop_is_reported_as_a_loop(tmp_path: Path) -> None:
     loop = tmp_path / "loop.jsonl"
     loop.symlink_to(loop)

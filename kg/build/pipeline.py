@@ -34,7 +34,7 @@ from kg.build.checkpoints import checkpoint
 from kg.build.engines import EngineOptions
 from kg.build.manifest import MANIFEST
 from kg.build.outputs import OutputSet
-from kg.errors import Interrupted
+from kg.errors import InputError, Interrupted
 from kg.ingest import Record, SkippedRecord, read_records
 from kg.ingest.corpus import merge_records
 from kg.rdf.assemble import write_graph
@@ -154,6 +154,32 @@ def prepare_output(out: Path, cache_file: Path | None) -> None:
     remove_stale(out)
 
 
+def _missing_directories(out: Path, cache_file: Path | None) -> list[Path]:
+    """The outermost missing directory above ``out`` and above the cache file, each once: what a build
+    creates."""
+    created: list[Path] = []
+    for directory in [out, *([cache_file.parent] if cache_file is not None else [])]:
+        missing = [d for d in [directory, *directory.parents] if not d.exists()]
+        if missing and not any(c == missing[-1] or c in missing[-1].parents for c in created):
+            created.append(missing[-1])
+    return created
+
+
+def _remove(directories: list[Path]) -> None:
+    """Remove the ``directories`` a failed build created: it leaves no empty output or cache behind."""
+    for directory in directories:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def no_papers_message(inputs: list[str], skipped: list[SkippedRecord], out: Path) -> str:
+    """Why a build read no paper from ``inputs``, and what to do."""
+    kinds = Counter(s.kind for s in skipped)
+    why = (f"every record was skipped ({', '.join(f'{n} {k}' for k, n in kinds.most_common())}; the warnings "
+           "name each line)" if skipped else "they hold no record with an abstract")
+    kept = f" (the previous outputs in {out} are untouched)" if (out / "kg.ttl").exists() else ""
+    return f"no paper was read from {', '.join(inputs)}: {why}; fix the input or pass --format; nothing was written{kept}"
+
+
 @contextmanager
 def _writing(target: Path) -> Iterator[None]:
     """Turn the OS errors of writing ``target`` (a full disk, a file-size limit) into an :class:`OutputError`."""
@@ -195,6 +221,7 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
     summary = BuildSummary()
     out = Path(output_dir)
     cache_file = _cache_path(cache, out)
+    created = _missing_directories(out, cache_file)  # removed again if the build fails (not if interrupted)
     prepare_output(out, cache_file)
 
     def skip(s: SkippedRecord) -> None:
@@ -218,6 +245,8 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
     try:
         papers, summary.duplicates = merge_records(counted(read_records(given, fmt=fmt, on_skip=skip, **kwargs)))
         summary.papers = len(papers)
+        if not papers:
+            raise InputError(no_papers_message(given, summary.skipped, out))
         checkpoint("read")
 
         options = EngineOptions(workers=workers, model=model, in_process_below=in_process_below,
@@ -276,8 +305,11 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
                                       f"in {out}") from None
                 raise
     except KeyboardInterrupt:
-        raise Interrupted(f"interrupted; the previous outputs in {out} were left untouched "
-                          "(what was extracted is kept in the cache)") from None
+        kept = " (what was extracted is kept in the cache)" if cache_file is not None else ""
+        raise Interrupted(f"interrupted; the previous outputs in {out} were left untouched{kept}") from None
+    except Exception:
+        _remove(created)
+        raise
     summary.outputs = [*committed[::-1], *summary.outputs]
     summary.seconds = time.perf_counter() - started
     return summary
