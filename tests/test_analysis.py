@@ -91,6 +91,8 @@ def test_name_resolution(g: nx.Graph) -> None:
     assert resolve(g, "Large Brain Model") == f"{ID}method/labram"  # alias
     assert resolve(g, "method/vit") == f"{ID}method/vit"             # IRI suffix
     assert resolve(g, f"<{VIT_P}>") == VIT_P                         # IRI
+    assert resolve(g, "method:vit") == f"{ID}method/vit"             # prefixed, as kg query prints it
+    assert resolve(g, "paper:" + VIT_P.rsplit("/", 1)[1]) == VIT_P
     assert resolve(g, "We study graph kernels") == KERNEL_P          # abstract prefix
     with pytest.raises(AmbiguousNameError) as info:
         resolve(g, "de")

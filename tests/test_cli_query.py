@@ -264,3 +264,15 @@ def test_validate_fails_on_a_violating_graph(runner, tmp_path):
     assert result.exit_code == 1
     assert "does not conform" in result.output
     assert "paper:c1c1c1c1c1c1c1c1 kg:year" in result.output
+
+
+def test_an_unreachable_store_is_named_as_such() -> None:
+    """A refused connection is no SPARQL syntax error: the message names the endpoint, the exit code is 1."""
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on once it is closed
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = CliRunner().invoke(cli, ["query", "--store", f"http://127.0.0.1:{port}", "--name", "type-counts"])
+    assert result.exit_code == 1, result.output
+    assert f"cannot reach http://127.0.0.1:{port}/query" in result.stderr and "server runs" in result.stderr

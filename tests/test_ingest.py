@@ -258,6 +258,17 @@ def test_directory_of_mixed_files(in_repo):
     ]
 
 
+def test_a_directory_s_readme_is_no_input(in_tmp):
+    (in_tmp / "d").mkdir()
+    write(in_tmp / "d" / "README.md", "# About these abstracts\n")
+    write(in_tmp / "d" / "LICENSE.txt", "CC BY 4.0\n")
+    write(in_tmp / "d" / "mine.csv", "abstract\nA csv abstract.\n")
+    records, _ = read(["d"])
+    assert [r.source.file for r in records] == ["d/mine.csv"]
+    with pytest.raises(InputError, match="README.md holds only a header line"):
+        read(["d/README.md"])  # named, it is read like any seed file
+
+
 def test_directory_with_format_keeps_matching_files(in_repo):
     records, _ = read(["tests/data/ingest/mixed"], fmt="jsonl")
     assert [r.source.file for r in records] == ["tests/data/ingest/mixed/b.jsonl"]

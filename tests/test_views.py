@@ -12,6 +12,7 @@ from rdflib import Graph
 
 from kg.analysis.export import NETWORK_FORMATS, write_network
 from kg.cli import cli
+from kg.errors import NotFoundError
 import kg.viz as viz
 from kg.viz import views
 from kg.viz.query_view import run_view_query
@@ -100,6 +101,11 @@ def test_query_views(rdf: Graph, g: nx.Graph, tmp_path: Path) -> None:
     assert {d for _, d in h.nodes(data="type")} == {"Paper", "Dataset"}
     out = CliRunner().invoke(cli, ["viz", "--graph", str(DATA), "--query", str(select), "-o", str(tmp_path / "q.html")])
     assert out.exit_code == 0, out.output
+    empty = "SELECT ?p WHERE { ?p a <urn:nothing> }"
+    with pytest.raises(NotFoundError, match="the query returned no rows"):
+        views.query_view(g, run_view_query(rdf, empty))
+    with pytest.raises(NotFoundError, match="names no paper or entity"):
+        views.query_view(g, run_view_query(rdf, 'SELECT ?x WHERE { VALUES ?x { "text" } }'))
     assert len(page_data((tmp_path / "q.html").read_text(encoding="utf-8"))["nodes"]) == 6
 
 

@@ -86,6 +86,5 @@ def write_network(graph: Any, path: str | Path, fmt: str | None = None) -> Path:
         if fmt is None:
             raise GraphError(f"cannot tell the network format of {path}; use a .graphml or .gexf file name")
     data = serialize_network(graph, fmt)
-    path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, data)
     return path

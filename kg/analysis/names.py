@@ -1,6 +1,7 @@
 """Resolve a name typed by a user to one node of a typed graph (see :mod:`kg.analysis.convert`).
 
-A node can be named by its IRI (full, or the part after ``id/`` such as ``method/labram``),
+A node can be named by its IRI (full, prefixed as ``kg query`` prints it, such as ``method:labram``, or
+the part after ``id/`` such as ``method/labram``),
 its label or an alias (case-insensitive), or a text prefix of its label or, for papers, of its
 abstract. Exact matches win over prefixes; several matches at the same level raise
 :class:`~kg.errors.AmbiguousNameError` listing the candidates.
@@ -12,7 +13,7 @@ from typing import Callable, Iterable
 import networkx as nx
 
 from kg.errors import AmbiguousNameError, NotFoundError
-from kg.namespaces import ID
+from kg.namespaces import ID, PREFIXES
 
 MAX_CANDIDATES = 10
 
@@ -41,10 +42,11 @@ def resolve(g: nx.Graph, name: str, types: Iterable[str] | None = None) -> str:
     full = name.strip().strip("<>")
     if full in g and (wanted is None or g.nodes[full]["type"] in wanted):
         return full
-    if not full.startswith("http") and str(ID) + full in g:
-        candidate = str(ID) + full
-        if wanted is None or g.nodes[candidate]["type"] in wanted:
-            return candidate
+    prefix, colon, local = full.partition(":")
+    for candidate in ([str(PREFIXES[prefix]) + local] if colon and prefix in PREFIXES else []) + (
+            [str(ID) + full] if not full.startswith("http") else []):
+        if candidate in g and (wanted is None or g.nodes[candidate]["type"] in wanted):
+            return candidate  # a prefixed name as kg query prints it ("method:labram"), or the part after id/
 
     def labels(n: str) -> list[str]:
         d = g.nodes[n]

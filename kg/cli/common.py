@@ -26,6 +26,11 @@ def graph_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+def pages_dir(graph_path: Path | None) -> Path:
+    """Where a command writes a page it is given no path for: beside ``--graph``, else ``output/``."""
+    return graph_path.parent if graph_path is not None else DEFAULT_GRAPH.parent
+
+
 def handle_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn :class:`KGError` into a one-line message on stderr and the error's exit code."""
 

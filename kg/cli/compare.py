@@ -15,7 +15,7 @@ from kg.cli.common import graph_options, handle_errors
 @graph_options
 @click.option("--similar-to", "similar_to", default=None, metavar="PAPER",
               help="Compare PAPER with its nearest neighbours (as kg similar ranks them) instead.")
-@click.option("--top", default=5, show_default=True, type=int, help="Neighbours compared with --similar-to.")
+@click.option("--top", default=5, show_default=True, type=click.IntRange(min=1), help="Neighbours compared with --similar-to.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Write to this file instead of standard output.")
@@ -45,6 +45,5 @@ def compare(papers: tuple[str, ...], graph_path: Path | None, store: str | None,
         return
     from kg.store.io import atomic_write
 
-    output.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(output, text.encode("utf-8"))
     click.echo(f"wrote {output}", err=True)

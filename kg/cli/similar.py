@@ -12,7 +12,7 @@ from kg.cli.common import graph_options, handle_errors
 @click.command("similar")
 @click.argument("paper")
 @graph_options
-@click.option("-n", "n", default=10, show_default=True, help="Number of papers listed.")
+@click.option("-n", "n", default=10, show_default=True, type=click.IntRange(min=1), help="Number of papers listed.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @handle_errors
 def similar(paper: str, graph_path: Path | None, store: str | None, n: int, fmt: str) -> None:

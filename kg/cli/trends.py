@@ -53,5 +53,4 @@ def _write_plot(result: Trends, path: Path, what: str) -> None:
     title = (f"Share of papers per year: {what} rising and falling fastest over "
              f"{result.window[0]}-{result.window[-1]}")
     fig = trend_figure(result, result.rising(PLOT_LINES), result.falling(PLOT_LINES), title)
-    path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, png(fig))

@@ -72,11 +72,17 @@ def _check_resolvable(path: Path, display: str) -> None:
         raise InputError(f"cannot read {display}: {exc.strerror or exc}; check the path") from None
 
 
+#: Files a data directory holds about its data, not data: skipped when the directory is read (named
+#: directly, such a file is read like any other).
+DOCUMENT_STEMS: frozenset[str] = frozenset({"readme", "license", "licence", "changelog", "changes", "contributing",
+                                            "authors", "citation"})
+
+
 def _directory_files(directory: Path, display: str, fmt: str | None) -> list[tuple[Path, str]]:
     entries = sorted(directory.iterdir(), key=lambda p: p.name)
     files = [
         p for p in entries
-        if not p.name.startswith(".") and p.is_file()
+        if not p.name.startswith(".") and p.is_file() and p.name.split(".")[0].lower() not in DOCUMENT_STEMS
         and (format_from_extension(p) is not None if fmt is None else extension_fits(p, fmt))
     ]
     if not files:

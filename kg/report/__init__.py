@@ -76,6 +76,5 @@ def write_report(graph: Any, path: str | Path = "output/report.html", summary: d
         rdf = graph
     g = typed(graph)
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, render_report(g, summary, rdf=rdf).encode("utf-8"))
     return path

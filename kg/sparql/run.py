@@ -35,7 +35,7 @@ from oxrdflib._converter import to_ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.term import Node
 
-from kg.errors import QueryError
+from kg.errors import GraphError, QueryError
 from kg.namespaces import PREFIXES, XSD
 from kg.sparql.lexer import LexError
 from kg.sparql.safety import DEFAULT_MAX_DEPTH, inspect, iri_problem
@@ -271,6 +271,23 @@ def _run_oxigraph(store: ox.Store, text: str, bindings: Mapping[str, Node]) -> Q
         raise QueryError(f"query failed: {exc}") from exc
 
 
+def _unreachable(exc: BaseException) -> str | None:
+    """The network failure behind ``exc``, if one is (rdflib's SPARQL store reports a refused connection as
+    a ValueError "You did something wrong formulating either the URI or your SPARQL query")."""
+    import urllib.error
+
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, urllib.error.HTTPError):
+            return None  # the server answered: the query is what failed
+        if isinstance(cause, (urllib.error.URLError, ConnectionError, TimeoutError)):
+            return str(getattr(cause, "reason", cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
 def _run_rdflib(graph: Graph, text: str, bindings: Mapping[str, Node]) -> QueryResult:
     from pyparsing import ParseException  # rdflib's SPARQL parser is built on pyparsing
 
@@ -279,6 +296,11 @@ def _run_rdflib(graph: Graph, text: str, bindings: Mapping[str, Node]) -> QueryR
     except ParseException as exc:
         raise syntax_error(text, exc.msg, exc.lineno, exc.col) from None
     except Exception as exc:  # rdflib raises many exception types while evaluating
+        unreachable = _unreachable(exc)
+        if unreachable is not None:
+            endpoint = getattr(graph.store, "query_endpoint", "the SPARQL server")
+            raise GraphError(f"cannot reach {endpoint} ({unreachable}); check the URL and that the server "
+                             "runs") from exc
         raise QueryError(f"query failed: {exc}") from exc
     if result.type == "ASK":
         return QueryResult(kind="ask", boolean=bool(result.askAnswer))

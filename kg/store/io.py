@@ -14,15 +14,25 @@ from kg.errors import GraphError
 def atomic_open(path: str | Path) -> Iterator[IO[bytes]]:
     """Open a temporary file next to ``path`` for binary writing; on success fsync and rename it over ``path``.
 
-    If the block raises, the temporary file is removed and ``path`` is left untouched.
+    If the block raises, the temporary file is removed and ``path`` is left untouched. A ``path`` that is no
+    regular file but a device or a pipe (``/dev/null``, ``/dev/stdout``, a FIFO) is written to directly: a
+    rename would replace it.
     """
     target = Path(path)
+    if target.exists() and not target.is_file() and not target.is_dir():
+        try:
+            with open(target, "wb") as special:
+                yield special
+        except OSError as exc:
+            raise GraphError(f"cannot write {target}: {exc.strerror or exc}") from exc
+        return
     directory = target.parent if str(target.parent) else Path(".")
     try:
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=directory)
     except OSError as exc:
-        raise GraphError(f"cannot write {target}: {exc.strerror or exc}; check the directory exists and is writable") from exc
+        raise GraphError(f"cannot write {target}: {why_unwritable(directory, exc)}; choose another path or make its "
+                         "directory writable") from exc
     tmp = Path(tmp_name)
     umask = os.umask(0)
     os.umask(umask)
@@ -41,6 +51,13 @@ def atomic_open(path: str | Path) -> Iterator[IO[bytes]]:
         raise
     with contextlib.suppress(OSError):  # make the rename durable
         fsync(directory)
+
+
+def why_unwritable(directory: Path, exc: OSError) -> str:
+    """Why ``directory`` could not be created or written, in words: a file standing where a directory must
+    be is named ("/data/notes.txt is a file, not a directory"), else the system's reason."""
+    blocker = next((d for d in [directory, *directory.parents] if d.exists() and not d.is_dir()), None)
+    return f"{blocker} is a file, not a directory" if blocker is not None else str(exc.strerror or exc)
 
 
 def fsync(path: str | Path) -> None:

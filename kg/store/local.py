@@ -22,6 +22,7 @@ from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from rdflib.term import Node, _toPythonMapping
 
 from kg.store.bulkload import load_chunked
+from kg.store.io import why_unwritable
 from kg.errors import GraphError
 from kg.namespaces import PREFIXES, XSD, XSD_STRING
 
@@ -259,8 +260,12 @@ def save_to_store(graph: Graph, directory: str | Path) -> Path:
     directory = Path(directory)
     if directory.exists() and not _is_store_dir(directory) and any(directory.iterdir()):
         raise GraphError(f"{directory} exists and is not an Oxigraph store; refusing to overwrite it")
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", suffix=".tmp", dir=directory.parent))
+    try:
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", suffix=".tmp", dir=directory.parent))
+    except OSError as exc:
+        raise GraphError(f"cannot write the store {directory}: {why_unwritable(directory.parent, exc)}; choose "
+                         "another --store directory or make its parent writable") from exc
     try:
         target = ox.Store(str(tmp))
         target.bulk_extend(_quads_of(graph))

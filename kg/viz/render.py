@@ -237,7 +237,6 @@ def write_html(html: str, path: str | Path) -> Path:
     from kg.store.io import atomic_write
 
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, html.encode("utf-8"))
     return path
 

@@ -77,8 +77,11 @@ def query_view(g: nx.Graph, result: Any) -> nx.Graph:
     constructed = getattr(result, "graph", None)
     if isinstance(constructed, Graph):
         return _constructed_view(g, constructed)
+    rows = getattr(result, "rows", None) or []
+    if not rows and getattr(result, "kind", None) == "select":
+        raise NotFoundError("the query returned no rows, so there is nothing to show; check it with kg query first")
     iris: set[str] = set()
-    for row in getattr(result, "rows", None) or []:
+    for row in rows:
         values = row.values() if isinstance(row, dict) else row
         for value in values:
             if value is not None and str(value) in g:
