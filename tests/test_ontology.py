@@ -88,7 +88,7 @@ EXPECTED_OBJECT_PROPERTIES = [
 ]
 EXPECTED_DATATYPE_PROPERTIES = [
     "year", "venue", "sourceFile", "position", "line", "text", "start", "end", "anchorText",
-    "confidence", "value", "numericValue", "unit",
+    "confidence", "value", "numericValue", "unit", "lowerIsBetter",
 ]
 
 
@@ -391,3 +391,14 @@ def test_entity_without_label_violates(ok_graph: Graph, shapes: Graph, ontology:
     ok_graph.remove((method, RDFS.label, None))
     _assert_violation(ok_graph, shapes, ontology, method, RDFS.label)
     assert isinstance(method, URIRef) and not isinstance(method, BNode)
+
+
+def test_metrics_better_lower_say_so() -> None:
+    """A metric whose definition says lower is better carries kg:lowerIsBetter, and the common ones that
+    are better higher do not: the leaderboards rank by it."""
+    metrics = Graph().parse(Path(__file__).resolve().parent.parent / "ontology" / "vocab" / "metrics.ttl")
+    lower = {str(s).rsplit("/", 1)[1] for s in metrics.subjects(KG.lowerIsBetter, Literal(True))}
+    said = {str(s).rsplit("/", 1)[1] for s, d in metrics.subject_objects(SKOS.definition) if "lower is better" in str(d)}
+    assert said <= lower
+    assert {"fid", "error-rate", "wer", "perplexity", "mae", "rmse", "latency"} <= lower
+    assert not {"accuracy", "f1", "bleu", "psnr", "auroc", "success-rate"} & lower

@@ -338,3 +338,33 @@ def test_compact_iri_takes_the_kind_prefix_and_binds_back(kind, name, part):
     assert compact_iri(iri) == f"{kind}:{local}"  # the longest namespace, not id:
     assert bind_value(compact_iri(iri)) == URIRef(iri)
     assert compact_iri(iri, VOCABULARY_PREFIXES) == f"id:{kind}/{local}"
+
+
+RANKED = """
+@prefix kg: <https://w3id.org/paperkg/ontology#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix id: <https://w3id.org/paperkg/id/> .
+@prefix dataset: <https://w3id.org/paperkg/id/dataset/> .
+@prefix metric: <https://w3id.org/paperkg/id/metric/> .
+@prefix paper: <https://w3id.org/paperkg/id/paper/> .
+dataset:imagenet a kg:Dataset ; rdfs:label "ImageNet" .
+metric:fid a kg:Metric ; rdfs:label "FID" ; kg:lowerIsBetter true .
+metric:accuracy a kg:Metric ; rdfs:label "accuracy" .
+paper:a a kg:Paper ; rdfs:label "A" ; kg:reportsResult id:r1 , id:r3 .
+paper:b a kg:Paper ; rdfs:label "B" ; kg:reportsResult id:r2 , id:r4 .
+id:r1 kg:dataset dataset:imagenet ; kg:metric metric:fid ; kg:value "1.18" ; kg:numericValue 1.18 .
+id:r2 kg:dataset dataset:imagenet ; kg:metric metric:fid ; kg:value "1.13" ; kg:numericValue 1.13 .
+id:r3 kg:dataset dataset:imagenet ; kg:metric metric:accuracy ; kg:value "80.1%" ; kg:numericValue 80.1 .
+id:r4 kg:dataset dataset:imagenet ; kg:metric metric:accuracy ; kg:value "82.3%" ; kg:numericValue 82.3 .
+"""
+
+
+@pytest.mark.parametrize("engine", ["oxigraph", "rdflib"])
+@pytest.mark.parametrize("name, params", [("leaderboard", {}), ("results-on-dataset", {"entity": "ImageNet"})])
+def test_leaderboards_rank_a_lower_is_better_metric_lowest_first(engine: str, name: str, params: dict) -> None:
+    g = new_graph() if engine == "oxigraph" else Graph()
+    g.parse(data=RANKED, format="turtle")
+    result = run_query(g, name, params=params)
+    col = {c: i for i, c in enumerate(result.columns)}
+    ranked = [(str(r[col["metricLabel"]]), str(r[col["value"]])) for r in result.rows]
+    assert ranked == [("FID", "1.13"), ("FID", "1.18"), ("accuracy", "82.3%"), ("accuracy", "80.1%")]

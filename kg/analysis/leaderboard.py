@@ -19,7 +19,8 @@ class Entry:
 
 @dataclass
 class Board:
-    """The results reported on one dataset in one metric, in the saved query's order (highest number first)."""
+    """The results reported on one dataset in one metric, in the saved query's order (best first: the highest
+    number, or the lowest for a metric that is better lower, ``kg:lowerIsBetter``)."""
 
     dataset: str
     metric: str
