@@ -112,6 +112,17 @@ def test_stats_json_cli() -> None:
     assert {c["label"] for c in data["communities"]} >= {"EEG / BIOT / LaBraM", "graph kernel / QM9"}
 
 
+def test_stats_table_marks_a_cut_label(tmp_path: Path) -> None:
+    long = "A label much longer than the sixty characters a row of the table gives it, and then some"
+    graph = tmp_path / "g.ttl"
+    graph.write_text(DATA.read_text(encoding="utf-8").replace("Swin Transformer: hierarchical vision transformer",
+                                                              long), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["stats", "--graph", str(graph)])
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if line.strip().startswith("A label"))
+    assert "a row of the…" in row and "and then some" not in row
+
+
 def test_similar_and_path_cli() -> None:
     runner = CliRunner()
     out = runner.invoke(cli, ["similar", "LaBraM", "--graph", str(DATA), "--format", "json"])

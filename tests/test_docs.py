@@ -70,3 +70,16 @@ def test_relative_links_reach_a_file_and_heading(page: Path) -> None:
         elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
             broken.append(f"{target}: no heading with that anchor in {dest.relative_to(ROOT)}")
     assert not broken, f"{page.relative_to(ROOT)} links to what is not there:\n" + "\n".join(broken)
+
+
+def test_every_predeclared_prefix_is_listed_where_users_read_them() -> None:
+    from click.testing import CliRunner
+
+    from kg.cli import cli
+    from kg.namespaces import PREFIXES
+
+    help_text = " ".join(CliRunner().invoke(cli, ["query", "--help"]).output.split())
+    serve = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    for prefix in PREFIXES:
+        assert f"{prefix}:" in help_text, f"kg query --help does not list {prefix}:"
+        assert f"`{prefix}:`" in serve, f"docs/serve.md does not list {prefix}:"

@@ -590,6 +590,14 @@ def test_plain_jsonl_reads_doi_arxiv_url_and_date(in_tmp):
     assert (record.doi, record.arxiv, record.url, record.date) == (
         "10.1000/abc.1", "2106.01234", "https://example.org/paper", "2024-05-07")
     assert record.authors == (Author("Ada Lovelace", "0000-0002-1825-0097"), Author("Alan Turing"))
+    assert record.year == 2024  # the date gives the year no field states
+
+
+def test_a_stated_year_wins_over_the_date_s(in_tmp):
+    (in_tmp / "y.jsonl").write_text(json.dumps({"abstract": "A.", "year": 2023, "date": "2024-05-07"}) + "\n",
+                                    encoding="utf-8")
+    [record], _ = read(["y.jsonl"])
+    assert (record.year, record.date) == (2023, "2024-05-07")
 
 
 # --------------------------------------------------------------------------- kg build

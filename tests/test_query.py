@@ -197,9 +197,12 @@ def test_syntax_error_line_and_column_on_rdflib_engine(graph):
         run_query(to_memory(graph), "SELECT ?s\nWHERE { ?s ?p ?o } LIMIT x\n", timeout=None)
 
 
-def test_unknown_saved_name_lists_known_names(graph):
-    with pytest.raises(QueryError, match="unknown saved query 'no-such-query'.*datasets-shared.*type-counts"):
-        run_query(graph, "no-such-query", timeout=None)
+@pytest.mark.parametrize("name", ["no-such-query", "nosuch"])
+def test_unknown_saved_name_lists_known_names(graph, name):
+    with pytest.raises(QueryError, match=f"unknown saved query '{name}'.*datasets-shared.*type-counts"):
+        run_query(graph, name, timeout=None)
+    with pytest.raises(QueryError, match="syntax error"):
+        run_query(graph, "select", timeout=None)  # a query form alone is SPARQL, and wrong
 
 
 def test_rq_file(graph, tmp_path):

@@ -240,6 +240,20 @@ def test_cli_plot_writes_a_png(tmp_path: Path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
 
 
+@pytest.mark.parametrize("suffix, magic", [(".svg", b"<?xml"), (".pdf", b"%PDF")])
+def test_cli_plot_format_follows_the_extension(tmp_path: Path, suffix: str, magic: bytes):
+    target = tmp_path / f"trends{suffix}"
+    out = _run("--type", "Method", "--plot", str(target))
+    assert out.exit_code == 0, out.output
+    assert target.read_bytes().startswith(magic)
+
+
+def test_cli_plot_refuses_a_format_it_cannot_draw(tmp_path: Path):
+    out = _run("--plot", str(tmp_path / "trends.jpg"))
+    assert out.exit_code == 2 and ".png, .svg, .pdf" in out.output
+    assert not (tmp_path / "trends.jpg").exists()
+
+
 def test_cli_errors(tmp_path: Path):
     out = _run("--last", "1")
     assert out.exit_code == 2 and "at least two years" in out.output

@@ -50,3 +50,13 @@ def test_malformed_shapes_file(tmp_path):
     with pytest.raises(OntologyError, match="cannot parse"):
         (tmp_path / "shapes.ttl").write_text("not turtle at all", encoding="utf-8")
         validate_graph(load_graph(GOLDEN), shapes=tmp_path / "shapes.ttl")
+    with pytest.raises(OntologyError, match="fix the Turtle, or leave out --shapes"):
+        validate_graph(load_graph(GOLDEN), shapes=tmp_path / "shapes.ttl")
+
+
+@pytest.mark.parametrize("text", ["", "@prefix ex: <urn:ex:> .\nex:a ex:b ex:c .\n"], ids=["empty", "no-shape"])
+def test_a_shapes_file_without_shapes_is_refused(tmp_path, text):
+    """It would check nothing, and say the graph conforms."""
+    (tmp_path / "shapes.ttl").write_text(text, encoding="utf-8")
+    with pytest.raises(OntologyError, match="holds no SHACL shape"):
+        validate_graph(load_graph(GOLDEN), shapes=tmp_path / "shapes.ttl")

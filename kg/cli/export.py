@@ -12,7 +12,7 @@ from kg.rdf.formats import FORMATS
 
 @click.command()
 @click.option("--format", "fmt", type=click.Choice([*FORMATS, *NETWORK_FORMATS]), default=None,
-              help="Output format (default: from --output's extension, else turtle).")
+              help="Output format (default: from --output's extension; turtle on standard output).")
 @click.option("--output", "-o", type=click.Path(path_type=Path), default=None, metavar="FILE",
               help="File to write (atomically); default standard output.")
 @graph_options
@@ -29,9 +29,14 @@ def export(fmt: str | None, output: Path | None, graph_path: Path | None, store:
     from kg.rdf.formats import format_for_path, get_format, serialize, write_graph
     from kg.store.load import graph_from_options
 
-    graph = graph_from_options(graph_path, store, default=DEFAULT_GRAPH)
     network = fmt in NETWORK_FORMATS or (fmt is None and output is not None and any(
         output.suffix.lower() == f.extension for f in NETWORK_FORMATS.values()))
+    if fmt is None and output is not None and not network:
+        known = [f".{e}" for f in FORMATS.values() for e in f.extensions] + [f.extension for f in NETWORK_FORMATS.values()]
+        if output.suffix.lower() not in known:
+            raise click.BadParameter(f"cannot tell the format of {output} from its extension; use one of "
+                                     f"{', '.join(known)}, or pass --format NAME", param_hint="--output")
+    graph = graph_from_options(graph_path, store, default=DEFAULT_GRAPH)
     if network:
         from kg.analysis.export import serialize_network, write_network
 

@@ -75,7 +75,8 @@ def query(query: str | None, name: str | None, list_: bool, params: tuple[str, .
     kg query 'SELECT ?p ?l WHERE { ?p a kg:Paper ; rdfs:label ?l }' --format csv
     kg query my.rq --store output/store
 
-    The kg:, id:, rdfs:, skos:, dcterms:, prov:, schema:, owl:, rdf: and xsd: prefixes are predeclared.
+    The prefixes kg:, id:, paper:, method:, dataset:, modality:, task:, metric:, person:, extractor:, scheme:,
+    rdf:, rdfs:, owl:, xsd:, skos:, dcterms:, prov: and schema: are predeclared.
     ASK exits 0 when true and 1 when false; a syntax error exits 2.
     """
     if list_:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from textwrap import shorten
 from typing import Any
 
 import click
@@ -21,7 +22,8 @@ def format_table(summary: dict[str, Any]) -> str:
     for t, rows in summary["central"].items():
         if rows:
             lines.append(f"  {t}:")
-            lines += [f"    {r['label'][:60]:<60} {r['pagerank']:.4f}  {r['degree']:>5}  {r['betweenness']:.4f}"
+            lines += [f"    {shorten(r['label'], 60, placeholder='…'):<60} {r['pagerank']:.4f}  {r['degree']:>5}  "
+                      f"{r['betweenness']:.4f}"
                       for r in rows]
     comp = summary["components"]
     lines += ["", f"connected components: {comp['count']} (largest {comp['largest']} nodes, "

@@ -25,7 +25,8 @@ PLOT_LINES = 6
               help="Leave out entities linked to fewer papers overall.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--plot", "plot", type=click.Path(path_type=Path, dir_okay=False), default=None, metavar="FILE.png",
-              help=f"Also draw the shares per year of the top {PLOT_LINES} rising and falling entities to a PNG.")
+              help=f"Also draw the shares per year of the top {PLOT_LINES} rising and falling entities "
+                   "(.png, .svg or .pdf, by the file's extension).")
 @handle_errors
 def trends(graph_path: Path | None, store: str | None, entity_type: str | None, top: int, last: int,
            min_papers: int, fmt: str, plot: Path | None) -> None:
@@ -35,6 +36,10 @@ def trends(graph_path: Path | None, store: str | None, entity_type: str | None, 
     from kg.analysis.trends_format import RENDERERS, to_table
     from kg.analysis.yearcounts import check_type, counts_from_rdf
 
+    from kg.viz.figures import FIGURE_FORMATS
+
+    if plot is not None and plot.suffix.lower() not in FIGURE_FORMATS:
+        raise click.BadParameter(f"{plot}: give a file ending in {', '.join(FIGURE_FORMATS)}", param_hint="--plot")
     entity_type = check_type(entity_type)
     counts, totals = counts_from_rdf(read_graph(graph_path, store), entity_type)
     result = compute_trends(counts, totals, last=last, min_papers=min_papers)
@@ -46,11 +51,12 @@ def trends(graph_path: Path | None, store: str | None, entity_type: str | None, 
 
 
 def _write_plot(result: Trends, path: Path, what: str) -> None:
-    """Draw the shares per year of the top rising and falling entities of ``result`` to ``path`` (PNG)."""
+    """Draw the shares per year of the top rising and falling entities of ``result`` to ``path`` (PNG, SVG or
+    PDF, by its extension)."""
     from kg.store.io import atomic_write
-    from kg.viz.figures import png, trend_figure
+    from kg.viz.figures import FIGURE_FORMATS, rendered, trend_figure
 
     title = (f"Share of papers per year: {what} rising and falling fastest over "
              f"{result.window[0]}-{result.window[-1]}")
     fig = trend_figure(result, result.rising(PLOT_LINES), result.falling(PLOT_LINES), title)
-    atomic_write(path, png(fig))
+    atomic_write(path, rendered(fig, FIGURE_FORMATS[path.suffix.lower()]))

@@ -123,19 +123,21 @@ def build_record(abstract: str, source: SourceRef, raw: Mapping[str, Any]) -> Re
 
     Raises :class:`FieldError` when a metadata value has the wrong shape.
     """
+    date = parse_date(raw.get("date"))
+    year = parse_year(raw.get("year"))
     return Record(
         abstract=abstract,
         source=source,
         id=_identifier(raw.get("id")),
         title=_text("title", raw.get("title")),
         authors=parse_authors(raw.get("authors")),
-        year=parse_year(raw.get("year")),
+        year=year if year is not None or date is None else int(date[:4]),  # a full date gives its year
         venue=_text("venue", raw.get("venue")),
         keywords=split_keywords(raw.get("keywords")),
         doi=parse_doi(raw.get("doi")),
         arxiv=parse_arxiv(raw.get("arxiv")),
         url=_text("url", raw.get("url")),
-        date=parse_date(raw.get("date")),
+        date=date,
     )
 
 

@@ -235,7 +235,7 @@ def format_for_path(path: str | Path) -> Format:
         if ext in fmt.extensions:
             return fmt
     raise GraphError(f"{path}: cannot tell the RDF format from extension {ext!r}; "
-                     f"give a format ({', '.join(FORMATS)}) or use one of "
+                     f"pass --format NAME ({', '.join(FORMATS)}) or use one of "
                      f"{', '.join('.' + e for f in FORMATS.values() for e in f.extensions)}")
 
 

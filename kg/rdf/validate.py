@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rdflib import Graph
-from rdflib.namespace import SH
+from rdflib.namespace import RDF, SH
 from rdflib.term import Node
 
 from kg.errors import GraphError, OntologyError
@@ -34,11 +34,15 @@ class ValidationReport:
     graph: Graph | None = None  # pySHACL's report graph
 
 
-def _parse(path: Path) -> Graph:
+def _parse(path: Path, fix: str) -> Graph:
     try:
         return Graph().parse(path)
     except Exception as exc:  # rdflib raises many parser exception types
-        raise OntologyError(f"{path}: cannot parse: {exc}; restore it from the repository") from exc
+        raise OntologyError(f"{path}: cannot parse: {exc}; {fix}") from exc
+
+
+_SHIPPED_FIX = "restore it from the repository"
+_GIVEN_FIX = "fix the Turtle, or leave out --shapes to use ontology/shapes.ttl"
 
 
 def _local(node: Node | None) -> str:
@@ -51,8 +55,15 @@ def validate_graph(graph: Graph, shapes: str | Path | None = None, ontology: str
     ontology (default ``ontology/kg.ttl``) as pySHACL's ont_graph and rdfs inference."""
     from pyshacl import validate
 
-    shapes_graph = _parse(Path(shapes) if shapes else shapes_file())
-    ont_graph = _parse(Path(ontology) if ontology else ontology_dir() / "kg.ttl")
+    shapes_path = Path(shapes) if shapes else shapes_file()
+    shapes_graph = _parse(shapes_path, _GIVEN_FIX if shapes else _SHIPPED_FIX)
+    if not any(shapes_graph.triples((None, RDF.type, SH.NodeShape))) and \
+            not any(shapes_graph.triples((None, RDF.type, SH.PropertyShape))) and \
+            not any(shapes_graph.triples((None, SH.targetClass, None))):
+        raise OntologyError(f"{shapes_path} holds no SHACL shape (no sh:NodeShape or sh:PropertyShape), so "
+                            "nothing would be checked; give a shapes file, or leave out --shapes")
+    ont_graph = _parse(Path(ontology) if ontology else ontology_dir() / "kg.ttl",
+                       "fix the Turtle" if ontology else _SHIPPED_FIX)
     data = to_memory(graph) if oxigraph_of(graph) is not None else graph
     try:
         conforms, report, _ = validate(data, shacl_graph=shapes_graph, ont_graph=ont_graph, inference="rdfs",

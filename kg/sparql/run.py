@@ -112,11 +112,13 @@ def resolve_query(text_or_saved_name: str) -> tuple[str, SavedQuery | None]:
             raise QueryError(f"cannot read query file {path}: {exc}") from exc
     if not candidate:
         raise QueryError("empty query; give SPARQL text, a .rq file or a saved query name (kg query --list)")
-    if re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", candidate):  # looks like a saved query name, but is none
-        get_saved(candidate)  # raises, listing the known names
+    if re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", candidate) and candidate.upper() not in _QUERY_FORMS:
+        get_saved(candidate)  # a saved query's name, as it looks, but none: raises, listing the known names
     return text_or_saved_name, None
 
 
+#: The words that start SPARQL text (a query of one of them alone is a syntax error, not an unknown name).
+_QUERY_FORMS = frozenset({"SELECT", "ASK", "CONSTRUCT", "DESCRIBE", "PREFIX", "BASE", "WITH", "INSERT", "DELETE"})
 _INTEGER = re.compile(r"[+-]?\d+")
 _DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)")
 _CURIE = re.compile(r"([A-Za-z][\w-]*):(\S+)")

@@ -21,14 +21,23 @@ def figure(width: float = 6.4, height: float = 3.6, dpi: int = 100) -> Any:
     return Figure(figsize=(width, height), dpi=dpi, layout="constrained")
 
 
-def png(fig: Any) -> bytes:
-    """Return ``fig`` rendered as PNG bytes."""
+#: The formats a figure is written in, by file extension.
+FIGURE_FORMATS: dict[str, str] = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
+def rendered(fig: Any, fmt: str = "png") -> bytes:
+    """Return ``fig`` rendered in ``fmt`` (a value of :data:`FIGURE_FORMATS`)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     FigureCanvasAgg(fig)
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
+    fig.savefig(buffer, format=fmt)
     return buffer.getvalue()
+
+
+def png(fig: Any) -> bytes:
+    """Return ``fig`` rendered as PNG bytes."""
+    return rendered(fig, "png")
 
 
 def _cut(text: str, n: int = LEGEND_CHARS) -> str:
