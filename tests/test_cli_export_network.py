@@ -30,9 +30,3 @@ def test_export_network_format_from_extension(tmp_path):
     assert result.exit_code == 0, result.output
     assert nx.read_gexf(out).number_of_nodes() > 0
 
-
-def test_an_unknown_extension_names_every_format(tmp_path):
-    out = tmp_path / "kg.xyz"
-    result = CliRunner().invoke(cli, ["export", "--graph", str(GOLDEN), "--output", str(out)])
-    assert result.exit_code == 2 and not out.exists()
-    assert ".ttl" in result.stderr and ".graphml" in result.stderr and "--format NAME" in result.stderr

@@ -239,8 +239,11 @@ def test_export_to_stdout_defaults_to_turtle(runner):
 
 
 def test_export_unknown_extension(runner, tmp_path):
-    result = run(runner, "export", *G, "--output", str(tmp_path / "kg.csv"))
-    assert result.exit_code == 1 and "cannot tell the RDF format" in result.output
+    """A usage error naming every RDF and network extension, and no file written."""
+    out = tmp_path / "kg.csv"
+    result = run(runner, "export", *G, "--output", str(out))
+    assert result.exit_code == 2 and "cannot tell the format of" in result.output and not out.exists()
+    assert ".ttl" in result.output and ".graphml" in result.output and "--format NAME" in result.output
 
 
 def test_export_missing_graph(runner, tmp_path):
