@@ -141,3 +141,12 @@ def test_similar_and_path_cli() -> None:
 def test_missing_graph_is_an_error(tmp_path: Path) -> None:
     out = CliRunner().invoke(cli, ["stats", "--graph", str(tmp_path / "none.ttl")])
     assert out.exit_code != 0 and "does not exist" in out.output
+
+
+@pytest.mark.parametrize("text", ["x" * 80, "short", "a " * 40, "研究" * 40])
+def test_cut_keeps_the_start_of_any_label_within_its_width(text: str) -> None:
+    from kg.analysis.text import cut
+
+    shown = cut(text, 60)
+    assert len(shown) <= 60 and (shown == text or (shown.endswith("…") and text.startswith(shown[:-1])))
+    assert len(shown) > 1  # a long word is cut, never dropped

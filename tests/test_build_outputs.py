@@ -306,6 +306,25 @@ def test_a_failed_first_build_leaves_no_directory_behind(tmp_path: Path, cache: 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.csv"]
 
 
+def test_append_to_nothing_leaves_no_directory_behind(tmp_path: Path, small_input: Path) -> None:
+    code, stderr = run_build([str(small_input), "--append", "-o", str(tmp_path / "fresh")])
+    assert code != 0 and "manifest" in stderr
+    assert not (tmp_path / "fresh").exists()
+
+
+def test_a_build_failing_after_extraction_keeps_its_cache(tmp_path: Path, small_input: Path) -> None:
+    """The next build reads what was extracted from the cache instead of extracting it again."""
+    not_a_store = tmp_path / "notes"
+    not_a_store.mkdir()
+    (not_a_store / "keep.txt").write_text("x")
+    out = tmp_path / "out"
+    code, stderr = run_build([str(small_input), "-o", str(out), "--no-views", "--store", str(not_a_store)])
+    assert code != 0 and "not an Oxigraph store" in stderr
+    assert (out / ".cache").is_dir() and not (out / "kg.ttl").exists()
+    result = CliRunner().invoke(cli, ["build", str(small_input), "-o", str(out), "--no-views"])
+    assert result.exit_code == 0 and "extracted 0 abstracts, 2 from the cache" in result.output
+
+
 def test_symlink_loop_is_reported_as_a_loop(tmp_path: Path) -> None:
     loop = tmp_path / "loop.jsonl"
     loop.symlink_to(loop)

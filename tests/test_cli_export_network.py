@@ -29,4 +29,3 @@ def test_export_network_format_from_extension(tmp_path):
     result = CliRunner().invoke(cli, ["export", "--graph", str(GOLDEN), "--output", str(out)])
     assert result.exit_code == 0, result.output
     assert nx.read_gexf(out).number_of_nodes() > 0
-

@@ -80,3 +80,20 @@ def test_a_pipe_is_written_to_not_replaced(tmp_path: Path) -> None:
     reader.join(timeout=30)
     assert result.exit_code == 0, result.output
     assert b"Paper" in got[0] and stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_a_link_keeps_pointing_to_the_new_file(tmp_path: Path) -> None:
+    real = tmp_path / "real.tsv"
+    real.write_text("old")
+    link = tmp_path / "link.tsv"
+    link.symlink_to(real)
+    result = run(WRITERS["query"], link)
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and "Paper" in real.read_text()
+
+
+@pytest.mark.parametrize("command", ["query", "report", "export turtle"])
+def test_a_directory_is_no_output_file(tmp_path: Path, command: str) -> None:
+    result = run(WRITERS[command], tmp_path)
+    assert result.exit_code != 0
+    assert f"cannot write {tmp_path}: it is a directory; give a file name in it" in result.stderr

@@ -60,3 +60,13 @@ def test_a_shapes_file_without_shapes_is_refused(tmp_path, text):
     (tmp_path / "shapes.ttl").write_text(text, encoding="utf-8")
     with pytest.raises(OntologyError, match="holds no SHACL shape"):
         validate_graph(load_graph(GOLDEN), shapes=tmp_path / "shapes.ttl")
+
+
+def test_a_shape_known_by_its_target_alone_is_used(tmp_path):
+    """A shape need not be typed sh:NodeShape: a target and a property are enough."""
+    (tmp_path / "shapes.ttl").write_text(
+        "@prefix sh: <http://www.w3.org/ns/shacl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        "<urn:s> sh:targetSubjectsOf rdfs:label ; sh:property [ sh:path rdfs:label ; sh:minCount 5 ] .\n",
+        encoding="utf-8")
+    report = validate_graph(load_graph(GOLDEN), shapes=tmp_path / "shapes.ttl")
+    assert not report.conforms and report.violations

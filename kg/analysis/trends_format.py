@@ -10,6 +10,7 @@ import io
 import json
 from typing import Any, Callable
 
+from kg.analysis.text import cut
 from kg.analysis.trends import EntityTrend, Trends
 
 #: entity labels longer than this are cut in the table
@@ -26,15 +27,11 @@ def _burst_text(e: EntityTrend) -> str:
     return "-" if e.burst is None else e.burst.text()
 
 
-def _cut(text: str, n: int = LABEL_WIDTH) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
 def _section(title: str, rows: list[EntityTrend], trends: Trends, with_type: bool) -> list[str]:
     first, last = trends.window[0], trends.window[-1]
     head = ["#", "entity"] + (["type"] if with_type else []) + ["papers", f"share {first}", f"share {last}",
                                                                  "slope pp/yr", "burst (weight)"]
-    body = [[str(i), _cut(e.label)] + ([e.type] if with_type else []) + [
+    body = [[str(i), cut(e.label, LABEL_WIDTH)] + ([e.type] if with_type else []) + [
         str(e.papers), f"{100 * e.shares[first]:.2f}%", f"{100 * e.shares[last]:.2f}%",
         f"{100 * e.slope:+.2f}", _burst_text(e)] for i, e in enumerate(rows, start=1)]
     lines = [title]

@@ -165,10 +165,17 @@ def _missing_directories(out: Path, cache_file: Path | None) -> list[Path]:
     return created
 
 
-def _remove(directories: list[Path]) -> None:
-    """Remove the ``directories`` a failed build created: it leaves no empty output or cache behind."""
-    for directory in directories:
-        shutil.rmtree(directory, ignore_errors=True)
+@contextmanager
+def _removed_unless_read(directories: list[Path]) -> Iterator[None]:
+    """Remove ``directories`` (those this build created) when reading the input fails: a build that
+    cannot start leaves no empty output or cache behind. Later failures keep them: the cache holds what
+    was extracted, for the next build."""
+    try:
+        yield
+    except Exception:
+        for directory in directories:
+            shutil.rmtree(directory, ignore_errors=True)
+        raise
 
 
 def no_papers_message(inputs: list[str], skipped: list[SkippedRecord], out: Path) -> str:
@@ -221,7 +228,7 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
     summary = BuildSummary()
     out = Path(output_dir)
     cache_file = _cache_path(cache, out)
-    created = _missing_directories(out, cache_file)  # removed again if the build fails (not if interrupted)
+    created = _missing_directories(out, cache_file)  # removed again if the input cannot be read
     prepare_output(out, cache_file)
 
     def skip(s: SkippedRecord) -> None:
@@ -229,24 +236,24 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
         if on_skip:
             on_skip(s)
 
-    given = [str(p) for p in inputs]
-    if append:
-        previous = read_manifest(out)
-        given = merge_inputs(manifest_inputs(previous), given)
-        fmt = fmt or previous.format
-        max_chars = max_chars or previous.max_chars
-    kwargs = {"max_chars": max_chars} if max_chars else {}
-
     def counted(records: Iterable[Record]) -> Iterator[Record]:
         for record in records:
             summary.records += 1
             yield record
 
+    given = [str(p) for p in inputs]
     try:
-        papers, summary.duplicates = merge_records(counted(read_records(given, fmt=fmt, on_skip=skip, **kwargs)))
-        summary.papers = len(papers)
-        if not papers:
-            raise InputError(no_papers_message(given, summary.skipped, out))
+        with _removed_unless_read(created):  # nothing is extracted yet: a failed first build leaves nothing
+            if append:
+                previous = read_manifest(out)
+                given = merge_inputs(manifest_inputs(previous), given)
+                fmt = fmt or previous.format
+                max_chars = max_chars or previous.max_chars
+            kwargs = {"max_chars": max_chars} if max_chars else {}
+            papers, summary.duplicates = merge_records(counted(read_records(given, fmt=fmt, on_skip=skip, **kwargs)))
+            summary.papers = len(papers)
+            if not papers:
+                raise InputError(no_papers_message(given, summary.skipped, out))
         checkpoint("read")
 
         options = EngineOptions(workers=workers, model=model, in_process_below=in_process_below,
@@ -307,9 +314,6 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
     except KeyboardInterrupt:
         kept = " (what was extracted is kept in the cache)" if cache_file is not None else ""
         raise Interrupted(f"interrupted; the previous outputs in {out} were left untouched{kept}") from None
-    except Exception:
-        _remove(created)
-        raise
     summary.outputs = [*committed[::-1], *summary.outputs]
     summary.seconds = time.perf_counter() - started
     return summary

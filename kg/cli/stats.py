@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from textwrap import shorten
 from typing import Any
 
 import click
 
+from kg.analysis.text import cut
 from kg.cli.common import graph_options, handle_errors
 
 
@@ -22,7 +22,7 @@ def format_table(summary: dict[str, Any]) -> str:
     for t, rows in summary["central"].items():
         if rows:
             lines.append(f"  {t}:")
-            lines += [f"    {shorten(r['label'], 60, placeholder='…'):<60} {r['pagerank']:.4f}  {r['degree']:>5}  "
+            lines += [f"    {cut(r['label'], 60):<60} {r['pagerank']:.4f}  {r['degree']:>5}  "
                       f"{r['betweenness']:.4f}"
                       for r in rows]
     comp = summary["components"]

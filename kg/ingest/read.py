@@ -74,8 +74,7 @@ def _check_resolvable(path: Path, display: str) -> None:
 
 #: Files a data directory holds about its data, not data: skipped when the directory is read (named
 #: directly, such a file is read like any other).
-DOCUMENT_STEMS: frozenset[str] = frozenset({"readme", "license", "licence", "changelog", "changes", "contributing",
-                                            "authors", "citation"})
+DOCUMENT_STEMS: frozenset[str] = frozenset({"readme", "license", "licence", "changelog", "contributing"})
 
 
 def _directory_files(directory: Path, display: str, fmt: str | None) -> list[tuple[Path, str]]:

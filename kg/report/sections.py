@@ -133,8 +133,8 @@ def leaderboard_section(boards: Sequence[Board] | None) -> str:
             items.append(f"and {len(b.entries) - ENTRIES_PER_BOARD} more: <code>kg query results-on-dataset</code>")
         heading = f"{b.dataset}, {b.metric}: {plural(len(b.entries), 'result')} from {plural(b.papers, 'paper')}"
         lists.append(details(heading, items))
-    note = ("<p>Values as the abstracts report them, highest number first (for error rates or FID, lower is "
-            "better).</p>")
+    note = ("<p>Values as the abstracts report them, best first: the highest number, or the lowest for a metric "
+            "that is better lower (error rates, FID, perplexity: <code>kg:lowerIsBetter</code>).</p>")
     return "\n".join([head, matrix, note] + lists)
 
 

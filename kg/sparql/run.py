@@ -38,7 +38,7 @@ from rdflib.term import Node
 from kg.errors import GraphError, QueryError
 from kg.namespaces import PREFIXES, XSD
 from kg.sparql.lexer import LexError
-from kg.sparql.safety import DEFAULT_MAX_DEPTH, inspect, iri_problem
+from kg.sparql.safety import DEFAULT_MAX_DEPTH, QUERY_FORMS, UPDATE_KEYWORDS, inspect, iri_problem
 from kg.sparql.saved import SavedQuery, get_saved, is_saved
 from kg.store.local import from_ox, oxigraph_of
 
@@ -112,13 +112,13 @@ def resolve_query(text_or_saved_name: str) -> tuple[str, SavedQuery | None]:
             raise QueryError(f"cannot read query file {path}: {exc}") from exc
     if not candidate:
         raise QueryError("empty query; give SPARQL text, a .rq file or a saved query name (kg query --list)")
-    if re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", candidate) and candidate.upper() not in _QUERY_FORMS:
+    if re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", candidate) and candidate.upper() not in _SPARQL_STARTS:
         get_saved(candidate)  # a saved query's name, as it looks, but none: raises, listing the known names
     return text_or_saved_name, None
 
 
-#: The words that start SPARQL text (a query of one of them alone is a syntax error, not an unknown name).
-_QUERY_FORMS = frozenset({"SELECT", "ASK", "CONSTRUCT", "DESCRIBE", "PREFIX", "BASE", "WITH", "INSERT", "DELETE"})
+#: The words that start SPARQL text (one of them alone is a syntax error, not an unknown saved query name).
+_SPARQL_STARTS = frozenset({*QUERY_FORMS, *UPDATE_KEYWORDS, "PREFIX", "BASE"})
 _INTEGER = re.compile(r"[+-]?\d+")
 _DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)")
 _CURIE = re.compile(r"([A-Za-z][\w-]*):(\S+)")

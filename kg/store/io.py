@@ -16,16 +16,20 @@ def atomic_open(path: str | Path) -> Iterator[IO[bytes]]:
 
     If the block raises, the temporary file is removed and ``path`` is left untouched. A ``path`` that is no
     regular file but a device or a pipe (``/dev/null``, ``/dev/stdout``, a FIFO) is written to directly: a
-    rename would replace it.
+    rename would replace it; a symbolic link keeps pointing to the file, which is replaced.
     """
     target = Path(path)
-    if target.exists() and not target.is_file() and not target.is_dir():
-        try:
+    if target.is_dir():
+        raise GraphError(f"cannot write {target}: it is a directory; give a file name in it")
+    if target.exists() and (not target.is_file() or str(target.absolute()).startswith(("/dev/", "/proc/"))):
+        try:  # a device or pipe, or /dev/stdout standing for whatever the shell opened
             with open(target, "wb") as special:
                 yield special
         except OSError as exc:
             raise GraphError(f"cannot write {target}: {exc.strerror or exc}") from exc
         return
+    if target.is_symlink():
+        target = target.resolve()  # replace the file the link points to, and keep the link
     directory = target.parent if str(target.parent) else Path(".")
     try:
         directory.mkdir(parents=True, exist_ok=True)

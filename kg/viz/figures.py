@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from typing import Any, Sequence
 
+from kg.analysis.text import cut
 from kg.analysis.trends import EntityTrend, Trends
 
 #: labels longer than this are cut in legends
@@ -40,15 +41,11 @@ def png(fig: Any) -> bytes:
     return rendered(fig, "png")
 
 
-def _cut(text: str, n: int = LEGEND_CHARS) -> str:
-    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
-
-
 def _panel(ax: Any, trends: Trends, entities: Sequence[EntityTrend], title: str) -> None:
     years = trends.years
     for e in entities:
         ax.plot(years, [100 * e.shares[y] for y in years], marker="o", markersize=3, linewidth=1.5,
-                label=_cut(e.label))
+                label=cut(e.label, LEGEND_CHARS))
     ax.axvspan(trends.window[0], trends.window[-1], color="#eeeeee", zorder=0)
     ax.set_title(title, fontsize=10)
     ax.set_xlabel("publication year")
