@@ -1,6 +1,7 @@
 """Counts, depths and type names the commands cannot use are refused before any work, with the option named."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -27,5 +28,7 @@ def test_unusable_values_are_refused(tmp_path: Path, args: list[str], option: st
 
 
 def test_type_names_are_case_blind(tmp_path: Path) -> None:
-    result = CliRunner().invoke(cli, ["viz", "--graph", GRAPH, "--types", "paper,METHOD", "-o", str(tmp_path / "g.html")])
+    out = tmp_path / "g.html"
+    result = CliRunner().invoke(cli, ["viz", "--graph", GRAPH, "--types", "paper,METHOD", "-o", str(out)])
     assert result.exit_code == 0, result.output
+    assert set(re.findall(r'"type":"(\w+)"', out.read_text(encoding="utf-8"))) == {"Paper", "Method"}

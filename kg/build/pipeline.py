@@ -184,7 +184,8 @@ def no_papers_message(inputs: list[str], skipped: list[SkippedRecord], out: Path
     why = (f"every record was skipped ({', '.join(f'{n} {k}' for k, n in kinds.most_common())}; the warnings "
            "name each line)" if skipped else "they hold no record with an abstract")
     kept = f" (the previous outputs in {out} are untouched)" if (out / "kg.ttl").exists() else ""
-    return f"no paper was read from {', '.join(inputs)}: {why}; fix the input or pass --format; nothing was written{kept}"
+    return (f"no paper was read from {', '.join(inputs)}: {why}; fix the input or pass --format; nothing was "
+            f"written{kept}")
 
 
 @contextmanager

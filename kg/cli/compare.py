@@ -15,7 +15,8 @@ from kg.cli.common import graph_options, handle_errors
 @graph_options
 @click.option("--similar-to", "similar_to", default=None, metavar="PAPER",
               help="Compare PAPER with its nearest neighbours (as kg similar ranks them) instead.")
-@click.option("--top", default=5, show_default=True, type=click.IntRange(min=1), help="Neighbours compared with --similar-to.")
+@click.option("--top", default=5, show_default=True, type=click.IntRange(min=1),
+              help="Neighbours compared with --similar-to.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Write to this file instead of standard output.")

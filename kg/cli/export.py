@@ -32,7 +32,8 @@ def export(fmt: str | None, output: Path | None, graph_path: Path | None, store:
     network = fmt in NETWORK_FORMATS or (fmt is None and output is not None and any(
         output.suffix.lower() == f.extension for f in NETWORK_FORMATS.values()))
     if fmt is None and output is not None and not network:
-        known = [f".{e}" for f in FORMATS.values() for e in f.extensions] + [f.extension for f in NETWORK_FORMATS.values()]
+        known = ([f".{e}" for f in FORMATS.values() for e in f.extensions]
+                 + [f.extension for f in NETWORK_FORMATS.values()])
         if output.suffix.lower() not in known:
             raise click.BadParameter(f"cannot tell the format of {output} from its extension; use one of "
                                      f"{', '.join(known)}, or pass --format NAME", param_hint="--output")

@@ -36,7 +36,8 @@ def format_table(summary: dict[str, Any]) -> str:
 @click.command("stats")
 @graph_options
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@click.option("--top", default=5, show_default=True, type=click.IntRange(min=1), help="Central entities listed per type.")
+@click.option("--top", default=5, show_default=True, type=click.IntRange(min=1),
+              help="Central entities listed per type.")
 @click.option("--seed", default=0, show_default=True, help="Seed of Louvain and sampled betweenness.")
 @handle_errors
 def stats(graph_path: Path | None, store: str | None, fmt: str, top: int, seed: int) -> None:

@@ -13,7 +13,8 @@ from kg.cli.common import DEFAULT_GRAPH, graph_options, handle_errors
 @click.command()
 @click.option("--shapes", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
               metavar="FILE", help="SHACL shapes (default: ontology/shapes.ttl).")
-@click.option("--limit", type=click.IntRange(min=0), default=50, show_default=True, help="Show at most this many results.")
+@click.option("--limit", type=click.IntRange(min=0), default=50, show_default=True,
+              help="Show at most this many results.")
 @graph_options
 @handle_errors
 def validate(shapes: Path | None, limit: int, graph_path: Path | None, store: str | None) -> None:
