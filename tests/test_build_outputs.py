@@ -306,6 +306,21 @@ def test_a_failed_first_build_leaves_no_directory_behind(tmp_path: Path, cache: 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.csv"]
 
 
+def test_a_bad_metadata_value_costs_its_field_not_the_paper(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in [
+        {"abstract": ABSTRACTS[0], "year": "in press", "title": "First"},
+        {"abstract": ABSTRACTS[1], "year": 2021, "title": "Second"}]), encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["build", str(source), "-o", str(out), "--no-views", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert f"warning: {source}: line 1: `year` must be a four-digit year like 2024, got 'in press'; the field " \
+           "is left out, the record read" in result.stderr
+    assert "read 2 records: 2 papers, 0 duplicates merged, 0 skipped, 1 field left out" in result.stdout
+    graph = (out / "kg.ttl").read_text(encoding="utf-8")
+    assert graph.count("a kg:Paper") == 2 and '"2021"^^xsd:gYear' in graph
+
+
 def test_append_to_nothing_leaves_no_directory_behind(tmp_path: Path, small_input: Path) -> None:
     code, stderr = run_build([str(small_input), "--append", "-o", str(tmp_path / "fresh")])
     assert code != 0 and "manifest" in stderr

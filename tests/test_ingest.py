@@ -160,14 +160,15 @@ def test_jsonl_bad_lines_are_skipped_and_positions_stay_stable(in_tmp):
         '{"abstract": "good six"}',
     ]
     records, skipped = read([write(in_tmp / "r.jsonl", "\n".join(lines) + "\n")])
-    assert [(r.abstract, r.source.position, r.source.line) for r in records] == [
-        ("good zero", 0, 1), ("good six", 6, 7)]
-    assert [(s.source.position, s.source.line) for s in skipped] == [(1, 2), (2, 3), (3, 4), (4, 5), (5, 6)]
+    assert [(r.abstract, r.source.position, r.source.line, r.year) for r in records] == [
+        ("good zero", 0, 1, None), ("bad year", 5, 6, None), ("good six", 6, 7, None)]
+    assert [(s.source.position, s.source.line) for s in skipped] == [(1, 2), (2, 3), (3, 4), (4, 5)]
     assert skipped[0].reason.startswith("line 2: invalid JSON: ")
     assert "expected a JSON object" in skipped[1].reason
     assert "no `abstract`" in skipped[2].reason and "title" in skipped[2].reason
     assert "empty `abstract`" in skipped[3].reason
-    assert "`year`" in skipped[4].reason
+    # a bad value costs its field, never the abstract
+    assert [r.dropped for r in records] == [(), ("`year` must be a four-digit year like 2024, got 'soon'",), ()]
 
 
 def test_jsonl_skips_before_first_good_line_are_reported(in_tmp):

@@ -111,10 +111,11 @@ def test_bibtex_bad_entries_are_skipped_with_their_kind(in_tmp):
         encoding="utf-8",
     )
     records, skipped = read(["bad.bib"])
-    assert [(r.id, r.source.line, r.authors) for r in records] == [("a", 1, ()), ("e", 6, (Author("Jane Doe"),))]
+    assert [(r.id, r.source.line, r.authors, r.year) for r in records] == [
+        ("a", 1, (), None), ("d", 5, (), None), ("e", 6, (Author("Jane Doe"),), None)]
     assert [(s.source.position, s.source.line, s.kind) for s in skipped] == [
-        (1, 2, "duplicate key"), (2, 3, "duplicate field"), (3, 4, "invalid BibTeX"), (4, 5, "invalid field")]
-    assert "`year`" in skipped[3].reason
+        (1, 2, "duplicate key"), (2, 3, "duplicate field"), (3, 4, "invalid BibTeX")]
+    assert records[1].dropped == ("`year` must be a four-digit year like 2024, got 'soon'",)  # year = {soon}
 
 
 def test_bibtex_that_is_no_bibtex_is_an_error(in_tmp):
@@ -237,16 +238,17 @@ def test_csl_json_fixture(in_data):
     assert [(s.source, s.kind) for s in skipped] == [(SourceRef("zotero.json", 2, 75), "no abstract")]
 
 
-def test_csl_json_wrong_field_types_are_skipped(in_tmp):
+def test_csl_json_wrong_field_types(in_tmp):
     items = [{"type": "article", "title": "ok", "abstract": "Fine."},
              {"type": "article", "title": 42, "abstract": "Title is a number."},
              {"type": "article", "title": "x", "abstract": "Bad author.", "author": "Jane Doe"},
              {"type": "article", "title": "x", "abstract": ["not", "text"]}]
     (in_tmp / "c.json").write_text(json.dumps(items), encoding="utf-8")
     records, skipped = read(["c.json"])
-    assert [r.abstract for r in records] == ["Fine."]
-    assert [(s.source.position, s.kind) for s in skipped] == [(1, "invalid field"), (2, "invalid field"),
-                                                              (3, "invalid field")]
+    assert [(r.abstract, r.title) for r in records] == [("Fine.", "ok"), ("Title is a number.", None)]
+    assert records[1].dropped == ("`title` must be a string, got int",)
+    # an author list CSL-JSON cannot hold, and an abstract that is no text, cost the record
+    assert [(s.source.position, s.kind) for s in skipped] == [(2, "invalid field"), (3, "invalid field")]
 
 
 def test_csl_json_that_is_not_json_or_not_an_array(in_tmp):

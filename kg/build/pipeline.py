@@ -59,6 +59,8 @@ class BuildSummary:
     fragments_reused: int = 0
     duplicates: int = 0
     skipped: list[SkippedRecord] = field(default_factory=list)
+    #: metadata values of the wrong shape left out of records that were kept (``Record.dropped``)
+    dropped_fields: int = 0
     entities: Counter = field(default_factory=Counter)
     links: int = 0
     proposes: int = 0
@@ -202,7 +204,8 @@ def _writing(target: Path) -> Iterator[None]:
 
 def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fmt: str | None = None,
           workers: int = 1, progress: ProgressFn | None = None,
-          on_skip: Callable[[SkippedRecord], None] | None = None, model: str | None = None,
+          on_skip: Callable[[SkippedRecord], None] | None = None,
+          on_dropped: Callable[[Record], None] | None = None, model: str | None = None,
           max_chars: int | None = None, store: str | Path | None = None, views: bool = True,
           append: bool = False, cache: bool | str | Path | None = True, engine: str = "local",
           scheduler: str | None = None, in_process_below: int = 256,
@@ -210,6 +213,9 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
           min_confidence: float | None = None,
           recycle_after: int | None = EngineOptions.recycle_after) -> BuildSummary:
     """Build the knowledge graph of ``inputs`` into ``output_dir/kg.ttl`` (and a store, if given).
+
+    ``on_skip`` hears of each record that was not read, ``on_dropped`` of each record read without a
+    metadata value of the wrong shape (its ``dropped`` says which and why).
 
     ``append`` adds ``inputs`` to the build recorded in ``output_dir/manifest.json`` (rebuilt together,
     known abstracts from the cache). ``cache`` is True (``output_dir/.cache/``), a directory, or False.
@@ -240,6 +246,9 @@ def build(inputs: Iterable[str | Path], output_dir: str | Path = "output", *, fm
     def counted(records: Iterable[Record]) -> Iterator[Record]:
         for record in records:
             summary.records += 1
+            summary.dropped_fields += len(record.dropped)
+            if record.dropped and on_dropped:
+                on_dropped(record)
             yield record
 
     given = [str(p) for p in inputs]

@@ -74,6 +74,12 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
         if not quiet:
             click.secho(f"warning: {s.source.file}: {s.reason}; skipped", fg="yellow", err=True)
 
+    def on_dropped(record) -> None:
+        if not quiet:
+            for reason in record.dropped:
+                click.secho(f"warning: {record.source.file}: line {record.source.line}: {reason}; the field is "
+                            "left out, the record read", fg="yellow", err=True)
+
     if not inputs and not append:
         raise click.UsageError("give INPUTS (files or directories), or --append to rebuild the previous inputs")
     # SIGTERM (a service manager stopping the build) takes the same path as Ctrl-C
@@ -82,7 +88,7 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
     cache: bool | Path = False if no_cache else (cache_dir or True)
     try:
         summary = run_build(inputs, output_dir, fmt=fmt, workers=n_workers, progress=progress, on_skip=on_skip,
-                            store=store, views=views, append=append, cache=cache, engine=engine,
+                            on_dropped=on_dropped, store=store, views=views, append=append, cache=cache, engine=engine,
                             scheduler=scheduler, min_confidence=min_confidence)
     finally:
         signal.signal(signal.SIGTERM, previous_term)
@@ -91,8 +97,9 @@ def build(inputs: tuple[Path, ...], output_dir: Path, fmt: str | None, workers: 
     if quiet:
         return
     ents = ", ".join(f"{n} {BY_NAME[t].plural}" for t, n in summary.entities.items())
+    dropped = f", {_count(summary.dropped_fields, 'field')} left out" if summary.dropped_fields else ""
     click.echo(f"read {_count(summary.records, 'record')}: {_count(summary.papers, 'paper')}, "
-               f"{_count(summary.duplicates, 'duplicate')} merged, {len(summary.skipped)} skipped")
+               f"{_count(summary.duplicates, 'duplicate')} merged, {len(summary.skipped)} skipped{dropped}")
     if summary.skipped:
         reasons = Counter(s.kind for s in summary.skipped)
         click.echo("skipped: " + ", ".join(f"{n} {r}" for r, n in reasons.most_common()))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from kg.errors import InputError
-from kg.ingest.fields import FIELDS, FieldError, abstract_problem, build_record
+from kg.ingest.fields import FIELDS, abstract_problem, build_record
 from kg.ingest.record import Record, SkippedRecord, SourceRef
 from kg.ingest.source import ASCII_WHITESPACE, iter_lines
 
@@ -106,10 +106,7 @@ def _read_delimited(
             on_skip(SkippedRecord(source, f"line {lineno}: {problem} in column {header[index[abstract_col]]!r}",
                                   "no usable abstract"))
             continue
-        try:
-            yield build_record(abstract, source, raw)
-        except FieldError as exc:
-            on_skip(SkippedRecord(source, f"line {lineno}: {exc}", "invalid field"))
+        yield build_record(abstract, source, raw)
     if position < 0:
         raise InputError(f"{display} has a header row but no data rows; add one row per abstract")
 

@@ -6,7 +6,7 @@ Shared by the JSONL and CSV readers so both accept the same shapes:
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from kg.ingest.identifiers import parse_arxiv, parse_date, parse_doi, parse_orcid
 from kg.ingest.record import Author, Record, SkippedRecord, SourceRef
@@ -121,23 +121,34 @@ def parse_year(value: Any) -> int | None:
 def build_record(abstract: str, source: SourceRef, raw: Mapping[str, Any]) -> Record:
     """A :class:`Record` with ``abstract`` kept exactly and metadata read from ``raw``.
 
-    Raises :class:`FieldError` when a metadata value has the wrong shape.
+    A metadata value of the wrong shape (``"year": "in press"``) is left out and the reason kept in the
+    record's ``dropped``: one bad field never costs the abstract.
     """
+    dropped: list[str] = []
+
+    def read(parse: Callable[..., Any], *args: Any, empty: Any = None) -> Any:
+        try:
+            return parse(*args)
+        except FieldError as exc:
+            dropped.append(str(exc))
+            return empty
+
     date = parse_date(raw.get("date"))
-    year = parse_year(raw.get("year"))
+    year = read(parse_year, raw.get("year"))
     return Record(
         abstract=abstract,
         source=source,
-        id=_identifier(raw.get("id")),
-        title=_text("title", raw.get("title")),
-        authors=parse_authors(raw.get("authors")),
+        id=read(_identifier, raw.get("id")),
+        title=read(_text, "title", raw.get("title")),
+        authors=read(parse_authors, raw.get("authors"), empty=()),
         year=year if year is not None or date is None else int(date[:4]),  # a full date gives its year
-        venue=_text("venue", raw.get("venue")),
-        keywords=split_keywords(raw.get("keywords")),
+        venue=read(_text, "venue", raw.get("venue")),
+        keywords=read(split_keywords, raw.get("keywords"), empty=()),
         doi=parse_doi(raw.get("doi")),
         arxiv=parse_arxiv(raw.get("arxiv")),
-        url=_text("url", raw.get("url")),
+        url=read(_text, "url", raw.get("url")),
         date=date,
+        dropped=tuple(dropped),
     )
 
 
@@ -160,9 +171,9 @@ def make_record(
 ) -> Record | SkippedRecord:
     """The :class:`Record` of one source record, or the :class:`SkippedRecord` saying why it cannot be one.
 
-    A missing or empty abstract is skipped as "no abstract", a metadata value of the wrong shape (or an
-    abstract that is no string or no Unicode text) as "invalid field"; ``raw`` holds the metadata under
-    the names of :data:`FIELDS`, ``field`` names the abstract's field in messages.
+    A missing or empty abstract is skipped as "no abstract", an abstract that is no string or no Unicode
+    text as "invalid field"; a metadata value of the wrong shape is left out (:func:`build_record`). ``raw``
+    holds the metadata under the names of :data:`FIELDS`, ``field`` names the abstract's field in messages.
     """
     where = f"line {source.line}"
     if abstract is None or (isinstance(abstract, str) and not _strip(abstract)):
@@ -172,10 +183,7 @@ def make_record(
     problem = abstract_problem(abstract)
     if problem is not None:
         return SkippedRecord(source, f"{where}: {problem.replace('`abstract`', f'`{field}`')}", "invalid field")
-    try:
-        return build_record(abstract, source, raw)
-    except FieldError as exc:
-        return SkippedRecord(source, f"{where}: {exc}", "invalid field")
+    return build_record(abstract, source, raw)
 
 
 _ASCII_RUN = re.compile(f"[{re.escape(ASCII_WHITESPACE)}]+")

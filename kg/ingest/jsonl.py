@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from kg.errors import InputError
-from kg.ingest.fields import FieldError, abstract_problem, build_record
+from kg.ingest.fields import abstract_problem, build_record
 from kg.ingest.record import Record, SkippedRecord, SourceRef
 from kg.ingest.source import is_blank, iter_lines
 
@@ -64,7 +64,4 @@ def _parse(line: str, source: SourceRef) -> tuple[Record | None, str, bool, str]
         keys = ", ".join(sorted(obj)) or "none"
         return (None, f"{problem} (keys found: {keys:.200}); each object needs a non-empty \"abstract\" string", True,
                 "no usable abstract")
-    try:
-        return build_record(obj["abstract"], source, obj), "", True, ""
-    except FieldError as exc:
-        return None, str(exc), True, "invalid field"
+    return build_record(obj["abstract"], source, obj), "", True, ""

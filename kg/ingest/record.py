@@ -1,7 +1,7 @@
 """The records every reader yields: an abstract plus where it came from."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,8 @@ class Record:
     ``doi`` is the bare DOI, lower-cased (``10.1000/xyz``); ``arxiv`` the arXiv identifier without
     its version (``2106.01234``, ``hep-th/9901001``); ``date`` an ISO 8601 full date (``2024-05-07``),
     set only when the input gives day, month and year; ``year`` is set whenever it gives a year.
+    ``dropped`` says why each metadata value of the wrong shape was left out (``year = {in press}``):
+    the record keeps its abstract and the rest.
     """
 
     abstract: str
@@ -51,6 +53,7 @@ class Record:
     arxiv: str | None = None
     url: str | None = None
     date: str | None = None
+    dropped: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
