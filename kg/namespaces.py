@@ -1,6 +1,7 @@
 """RDF namespaces of the public schema."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from rdflib import Namespace
@@ -55,5 +56,16 @@ def compact_iri(iri: str, prefixes: Mapping[str, str] = PREFIXES) -> str | None:
     return None if best is None else f"{best[0]}:{iri[len(best[1]):]}"
 
 
+#: A prefixed name: ``method:bert``, ``id:method/bert``.
+_CURIE = re.compile(r"([A-Za-z][\w-]*):(\S+)")
+
+
+def expand_curie(text: str, prefixes: Mapping[str, str] = PREFIXES) -> str | None:
+    """The IRI of the prefixed name ``text`` (``method:bert``) whose prefix is one of ``prefixes``, or None:
+    the inverse of :func:`compact_iri`."""
+    curie = _CURIE.fullmatch(text)
+    return prefixes[curie.group(1)] + curie.group(2) if curie and curie.group(1) in prefixes else None
+
+
 __all__ = ["KG", "ID", "SCHEMA", "DCTERMS", "OWL", "PROV", "RDF", "RDFS", "SKOS", "XSD", "PREFIXES",
-           "RESOURCE_PREFIXES", "VOCABULARY_PREFIXES", "compact_iri"]
+           "RESOURCE_PREFIXES", "VOCABULARY_PREFIXES", "compact_iri", "expand_curie"]

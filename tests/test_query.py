@@ -374,3 +374,14 @@ def test_leaderboards_rank_a_lower_is_better_metric_lowest_first(engine: str, na
     numbered = [r for r in ranked if r[1] != "state of the art"]  # a value without a number ranks anywhere
     assert numbered == [("FID", "1.13"), ("FID", "1.18"), ("accuracy", "82.3%"), ("accuracy", "80.1%")]
     assert ("FID", "state of the art") in ranked
+
+
+@settings(max_examples=200, deadline=None)
+@given(prefix=st.sampled_from(sorted(RESOURCE_PREFIXES)),
+       local=st.text(st.characters(blacklist_categories=("Cs", "Z", "Cc")), min_size=1, max_size=30))
+def test_expand_curie_inverts_compact_iri(prefix: str, local: str) -> None:
+    from kg.namespaces import PREFIXES, expand_curie
+
+    iri = PREFIXES[prefix] + local
+    assert expand_curie(compact_iri(iri)) == iri
+    assert expand_curie(f"nosuchprefix:{local}") is None

@@ -13,7 +13,7 @@ from typing import Callable, Iterable
 import networkx as nx
 
 from kg.errors import AmbiguousNameError, NotFoundError
-from kg.namespaces import ID, PREFIXES
+from kg.namespaces import ID, expand_curie
 
 MAX_CANDIDATES = 10
 
@@ -42,9 +42,8 @@ def resolve(g: nx.Graph, name: str, types: Iterable[str] | None = None) -> str:
     full = name.strip().strip("<>")
     if full in g and (wanted is None or g.nodes[full]["type"] in wanted):
         return full
-    prefix, colon, local = full.partition(":")
-    for candidate in ([str(PREFIXES[prefix]) + local] if colon and prefix in PREFIXES else []) + (
-            [str(ID) + full] if not full.startswith("http") else []):
+    expanded = expand_curie(full)
+    for candidate in ([expanded] if expanded else []) + ([str(ID) + full] if not full.startswith("http") else []):
         if candidate in g and (wanted is None or g.nodes[candidate]["type"] in wanted):
             return candidate  # a prefixed name as kg query prints it ("method:labram"), or the part after id/
 

@@ -43,7 +43,8 @@ def viz(graph_path: Path | None, store: str | None, types: str | None, top: int 
     if len(chosen) > 1:
         raise click.UsageError(f"choose one view: {' and '.join(chosen)} cannot be combined")
     wanted = [t.strip() for t in types.split(",") if t.strip()] if types else None
-    unknown = sorted({t for t in wanted or [] if t.casefold() not in {n.casefold() for n in NODE_TYPES}})
+    known = {n.casefold() for n in NODE_TYPES}
+    unknown = sorted({t for t in wanted or [] if t.casefold() not in known})
     if unknown:
         raise click.BadParameter(f"unknown type {', '.join(unknown)}; choose from {', '.join(NODE_TYPES)}",
                                  param_hint="--types")

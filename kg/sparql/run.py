@@ -36,7 +36,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.term import Node
 
 from kg.errors import GraphError, QueryError
-from kg.namespaces import PREFIXES, XSD
+from kg.namespaces import PREFIXES, XSD, expand_curie
 from kg.sparql.lexer import LexError
 from kg.sparql.safety import DEFAULT_MAX_DEPTH, QUERY_FORMS, UPDATE_KEYWORDS, inspect, iri_problem
 from kg.sparql.saved import SavedQuery, get_saved, is_saved
@@ -121,7 +121,6 @@ def resolve_query(text_or_saved_name: str) -> tuple[str, SavedQuery | None]:
 _SPARQL_STARTS = frozenset({*QUERY_FORMS, *UPDATE_KEYWORDS, "PREFIX", "BASE"})
 _INTEGER = re.compile(r"[+-]?\d+")
 _DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)")
-_CURIE = re.compile(r"([A-Za-z][\w-]*):(\S+)")
 
 
 def bind_value(value: str | Node) -> Node:
@@ -134,9 +133,7 @@ def bind_value(value: str | Node) -> Node:
     iri = None
     if text.startswith(("http://", "https://")):
         iri = text
-    curie = _CURIE.fullmatch(text)
-    if curie and curie.group(1) in PREFIXES:
-        iri = PREFIXES[curie.group(1)] + curie.group(2)
+    iri = expand_curie(text) or iri
     if iri is not None:
         problem = iri_problem(iri)
         if problem:
