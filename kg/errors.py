@@ -42,9 +42,16 @@ class Interrupted(KGError):
 
 
 class QueryError(KGError):
-    """A SPARQL query is malformed, unknown, refused or timed out."""
+    """A SPARQL query is malformed, unknown or refused."""
 
     exit_code = 2
+
+
+class QueryTimeout(QueryError):
+    """A SPARQL query ran past its time limit: the query may be right, only too slow (exit 3, so a script
+    can tell it from a malformed query and retry with a LIMIT or a longer ``--timeout``)."""
+
+    exit_code = 3
 
 
 class NotFoundError(KGError):

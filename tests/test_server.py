@@ -476,3 +476,17 @@ def test_bounded_load_all_answers_correct() -> None:
         assert httpx.get(url + "/health").json()["status"] == "ok"
     assert result.errors == [] and result.wrong == 0
     assert len(result.latencies) == 300
+
+
+@pytest.mark.parametrize("error, status", [("timeout", 503), ("malformed", 400)])
+def test_a_page_query_out_of_time_is_busy_not_a_bad_request(error, status):
+    import asyncio
+
+    from kg.errors import QueryError, QueryTimeout
+    from kg.server.app import _handler
+
+    async def page(_request):
+        raise QueryTimeout("query stopped after the 10 s timeout") if error == "timeout" else QueryError("syntax error")
+
+    response = asyncio.run(_handler(page)(None))
+    assert response.status_code == status

@@ -77,7 +77,7 @@ def query(query: str | None, name: str | None, list_: bool, params: tuple[str, .
 
     The prefixes kg:, id:, paper:, method:, dataset:, modality:, task:, metric:, person:, extractor:, scheme:,
     rdf:, rdfs:, owl:, xsd:, skos:, dcterms:, prov: and schema: are predeclared.
-    ASK exits 0 when true and 1 when false; a syntax error exits 2.
+    ASK exits 0 when true and 1 when false; a syntax error exits 2, a timeout 3.
     """
     if list_:
         _list_saved()

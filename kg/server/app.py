@@ -33,7 +33,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from kg.errors import KGError, NotFoundError, QueryError
+from kg.errors import KGError, NotFoundError, QueryError, QueryTimeout
 from kg.namespaces import PREFIXES
 from kg.server.explore import ENTITY_KINDS, entity_page, iri_of_path, page_path
 from kg.server.guard import DEFAULT_MAX_DEPTH, Refused, check_iri, check_query
@@ -206,6 +206,8 @@ def _handler(func: Callable[[Request], Awaitable[Response]]) -> Callable[[Reques
             return _error(str(exc), exc.status)
         except NotFoundError as exc:
             return _error(str(exc), 404)
+        except QueryTimeout as exc:  # a page's own query ran out of time: the server is busy, not the request wrong
+            return _error(str(exc), 503)
         except QueryError as exc:
             return _error(str(exc), 400)
         except KGError as exc:

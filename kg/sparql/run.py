@@ -35,7 +35,7 @@ from oxrdflib._converter import to_ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.term import Node
 
-from kg.errors import GraphError, QueryError
+from kg.errors import GraphError, QueryError, QueryTimeout
 from kg.namespaces import PREFIXES, XSD, expand_curie
 from kg.sparql.lexer import LexError
 from kg.sparql.safety import DEFAULT_MAX_DEPTH, QUERY_FORMS, UPDATE_KEYWORDS, inspect, iri_problem
@@ -331,8 +331,8 @@ def _execute(graph: Graph, text: str, bindings: Mapping[str, Node], saved: Saved
 # --------------------------------------------------------------------------- timeout
 
 
-def _timeout_error(timeout: float) -> QueryError:
-    return QueryError(
+def _timeout_error(timeout: float) -> QueryTimeout:
+    return QueryTimeout(
         f"query stopped after the {timeout:g} s timeout; simplify it (add LIMIT, narrow the patterns) "
         "or raise --timeout"
     )
