@@ -236,6 +236,15 @@ def test_csv_without_abstract_column(in_tmp):
         read(["r.csv"])
 
 
+@pytest.mark.parametrize("fmt, text", [("csv", '{"id": "1", "abstract": "We study X, Y and Z."}\n'),
+                                       ("tsv", '[\n  {"id": "1", "abstract": "We study X."}\n]\n')])
+def test_json_read_as_csv_is_named_json_not_split_into_columns(in_tmp, fmt, text):
+    write(in_tmp / "r.json", text)
+    with pytest.raises(InputError, match=rf"r\.json is not {fmt.upper()}: its first line is JSON.*--format jsonl") as err:
+        read(["r.json"], fmt=fmt)
+    assert "columns found" not in str(err.value)
+
+
 def test_csv_header_only(in_tmp):
     write(in_tmp / "r.csv", "id,abstract\n\n")
     with pytest.raises(InputError, match=r"r\.csv has a header row but no data rows"):

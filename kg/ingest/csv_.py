@@ -67,6 +67,9 @@ def _read_delimited(
         abstract_col = abstract_column(columns)
     except ValueError as exc:
         raise InputError(f"{display}: {exc}; rename the one holding the abstracts to `abstract`") from None
+    if abstract_col is None and delimiter.join(header).lstrip(ASCII_WHITESPACE)[:1] in ("{", "["):
+        raise InputError(f"{display} is not {kind.upper()}: its first line is JSON; read it as JSON Lines or JSON "
+                         f"(--format jsonl, or no --format: the format is detected from the content)")
     if abstract_col is None:
         found = ", ".join(repr(c) for c in header) or "none"
         raise InputError(
