@@ -403,3 +403,16 @@ def test_metrics_better_lower_say_so() -> None:
     assert said <= lower
     assert {"fid", "error-rate", "wer", "perplexity", "mae", "rmse", "latency"} <= lower
     assert not {"accuracy", "f1", "bleu", "psnr", "auroc", "success-rate"} & lower
+
+
+def test_no_metric_names_its_opposite_among_its_aliases() -> None:
+    """An alias means what its concept means: a lower-is-better metric holds no name of a quantity that is
+    better higher ("energy efficiency" under energy consumption, "constraint satisfaction rate" under
+    constraint violation), or the leaderboards would rank those results upside down."""
+    metrics = Graph().parse(Path(__file__).resolve().parent.parent / "ontology" / "vocab" / "metrics.ttl")
+    better_higher = re.compile(r"(?i)\b(?:efficiency|satisfaction|success|accuracy|speed|throughput|gain)\b")
+    wrong = {(str(s).rsplit("/", 1)[1], str(alias)) for s in metrics.subjects(KG.lowerIsBetter, Literal(True))
+             for alias in metrics.objects(s, SKOS.altLabel) if better_higher.search(str(alias))}
+    assert not wrong
+    assert {"energy-efficiency", "constraint-satisfaction-rate"} <= {
+        str(s).rsplit("/", 1)[1] for s in metrics.subjects(SKOS.topConceptOf, None)}
