@@ -150,3 +150,22 @@ def test_cut_keeps_the_start_of_any_label_within_its_width(text: str) -> None:
     shown = cut(text, 60)
     assert len(shown) <= 60 and (shown == text or (shown.endswith("…") and text.startswith(shown[:-1])))
     assert len(shown) > 1  # a long word is cut, never dropped
+
+
+def test_a_metric_only_a_result_names_is_linked_to_its_paper_not_isolated() -> None:
+    """"2x faster" gives a result on the speed-up metric and no usesMetric mention: the paper still links to
+    the metric (``reportsResult``), while a metric both used and reported keeps ``usesMetric`` first."""
+    rdf = Graph().parse(data=f"""
+        @prefix kg: <https://w3id.org/paperkg/ontology#> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+        <{ID}paper/p1> a kg:Paper ; rdfs:label "P1" ; kg:usesMetric <{ID}metric/accuracy> ;
+            kg:reportsResult <{ID}paper/p1/result/0> , <{ID}paper/p1/result/1> .
+        <{ID}paper/p1/result/0> a kg:Result ; kg:metric <{ID}metric/speed-up> ; kg:value "2x" .
+        <{ID}paper/p1/result/1> a kg:Result ; kg:metric <{ID}metric/accuracy> ; kg:value "91%" .
+        <{ID}metric/speed-up> a kg:Metric ; rdfs:label "speed-up" .
+        <{ID}metric/accuracy> a kg:Metric ; rdfs:label "accuracy" .
+    """, format="turtle")
+    g = convert.typed_graph(rdf)
+    paper = f"{ID}paper/p1"
+    assert g.edges[paper, f"{ID}metric/speed-up"]["property"] == "reportsResult"
+    assert g.edges[paper, f"{ID}metric/accuracy"]["properties"] == ["usesMetric", "reportsResult"]
+    assert not list(nx.isolates(g))

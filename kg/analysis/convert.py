@@ -3,8 +3,8 @@
 Three views are derived from the RDF graph:
 
 * :func:`typed_graph` — papers and entities as nodes (``iri``, ``type``, ``label``, ``aliases``
-  and, for papers, ``abstract``, ``year`` and ``proposes``); paper–entity links and
-  entity–entity relations as edges (``property``, ``properties`` and, when the graph carries
+  and, for papers, ``abstract``, ``year`` and ``proposes``); paper–entity links (and a paper's
+  results, to their metric, dataset and method) and entity–entity relations as edges (``property``, ``properties`` and, when the graph carries
   ``kg:Mention`` evidence, the supporting ``sentence``).
 * :func:`paper_projection` — papers linked by the entities they share, each shared entity
   weighing ``idf(e) = log(1 + N / df(e))`` where ``N`` is the number of papers and ``df(e)``
@@ -81,6 +81,16 @@ SELECT ?s ?p ?o WHERE {{
   ?s ?p ?o .
 }}"""
 
+#: a paper's results link it to their metric, dataset and method, which a mention may not (a speed-up read
+#: from "2x faster"): shown as ``reportsResult`` edges, ranked below every named link
+_RESULT_LINKS_QUERY = f"""
+PREFIX kg: <{_KG}>
+SELECT DISTINCT ?paper ?entity WHERE {{
+  ?paper kg:reportsResult ?r .
+  VALUES ?p {{ kg:metric kg:dataset kg:method }}
+  ?r ?p ?entity .
+}}"""
+
 _EVIDENCE_QUERY = f"""
 PREFIX kg: <{_KG}>
 SELECT ?paper ?entity ?property ?text WHERE {{
@@ -138,8 +148,9 @@ def typed_graph(graph: Graph) -> nx.Graph:
         if paper in g:
             key = {"abstract": "abstract", "title": "title", "year": "year"}[prop]
             g.nodes[paper][key] = str(row[2])
-    for row in graph.query(_LINKS_QUERY):
-        s, p, o = str(row[0]), _local(str(row[1])), str(row[2])
+    links = [(str(s), _local(str(p)), str(o)) for s, p, o in graph.query(_LINKS_QUERY)]
+    links += [(str(s), "reportsResult", str(o)) for s, o in graph.query(_RESULT_LINKS_QUERY)]
+    for s, p, o in links:
         if s not in g or o not in g or s == o:
             continue
         kind = "relation" if p in ENTITY_RELATIONS else "mention"
