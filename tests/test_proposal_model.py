@@ -51,6 +51,21 @@ def test_the_model_can_overrule_the_rules_both_ways(nlp):
     assert all(p.proposed for p in every)
 
 
+def test_a_rules_proposal_the_model_rejects_leaves_the_mention_its_own_type(nlp):
+    """"a challenge called crystal structure prediction (CSP)": the naming verb makes the rules propose CSP as
+    a Method; once the model rejects it, CSP is the task it was, not a method (nor linked to a method of the
+    vocabulary that shares the short form)."""
+    from kg.extract.proposal_model import decide, load_model
+
+    doc = nlp("It is a long-standing challenge called crystal structure prediction (CSP). We study CSP.")
+    start = doc.text.index("CSP")
+    task = Mention(start, start + 3, "Task", "CSP", "abbreviation", long_form="crystal structure prediction",
+                   short_form="CSP")
+    rules = [Mention(start, start + 3, "Method", "CSP", "proposal", proposed=True)]
+    mentions, proposed, _ = decide(doc, [task], rules, "CSP", load_model(), threshold=1.01, rule_threshold=1.01)
+    assert proposed == [] and [(m.text, m.type, m.proposed) for m in mentions] == [("CSP", "Task", False)]
+
+
 def test_extra_candidates_are_abbreviation_sides_coined_names_and_phrases_where_the_authors_speak(nlp):
     from kg.extract.proposal_model import extra_candidates
 
