@@ -271,6 +271,17 @@ def test_a_name_written_as_a_dataset_is_one_wherever_it_stands(nlp):
                  {"CodeForge": "model"}) == {"CodeForge": {"Method"}}
     assert typed("We run PyFlow in a PyFlow environment and release the SwinLite collection of checkpoints.",
                  {"PyFlow": "model", "SwinLite": "model"}) == {"PyFlow": {"Method"}, "SwinLite": {"Method"}}
+    # a name listed as an example of a dataset noun (a Hearst pattern), but not after a comma, where the examples
+    # may be of an earlier noun, nor of another noun
+    assert typed("It is robust on temporal benchmarks such as TIDIGITS and SHD, unlike SNN baselines.",
+                 {"TIDIGITS": "model", "SHD": "model"}) == {"TIDIGITS": {"Dataset"}, "SHD": {"Dataset"}}
+    assert typed("We use datasets including QM9 and ZINC, and environments like MetaWorld.",
+                 {"QM9": "model", "ZINC": "model", "MetaWorld": "name"}) == {
+        "QM9": {"Dataset"}, "ZINC": {"Dataset"}, "MetaWorld": {"Dataset"}}
+    assert typed("Transformers pre-trained on text corpora, such as mBERT and XLMR, transfer well.",
+                 {"mBERT": "model", "XLMR": "model"}) == {"mBERT": {"Method"}, "XLMR": {"Method"}}
+    assert typed("Baselines such as FooNet and BarNet fail on ImageNet.",
+                 {"FooNet": "model", "BarNet": "model"}) == {"FooNet": {"Method"}, "BarNet": {"Method"}}
     # a vocabulary concept keeps its type
     assert typed("We evaluate ResNet, a benchmark of vision models.", {"ResNet": "model"},
                  ResNet={"concept": "https://w3id.org/paperkg/id/method/resnet"}) == {"ResNet": {"Method"}}

@@ -590,7 +590,8 @@ def appositive_dataset(span: Span, marks: frozenset[str] = frozenset({","})) -> 
 
 def used_as_dataset(span: Span) -> bool:
     """Is a name written as a dataset's: "the X benchmark", "the BringBackShapes (BBS) environment",
-    "X: a novel testbed", "X, a dataset of ...", "RoboInter-Data"? A field's acronym before a dataset noun
+    "X: a novel testbed", "X, a dataset of ...", "RoboInter-Data", "benchmarks such as X and Y" (:func:`listed_under`)?
+    A field's acronym before a dataset noun
     names none ("RL benchmarks", "SSL datasets"), nor a name before a noun that also names other things
     unless "the" comes first and no "of" follows (not "a Python environment", "the X collection of
     checkpoints")."""
@@ -603,7 +604,33 @@ def used_as_dataset(span: Span) -> bool:
             and (lemma not in WEAK_DATASET_NOUNS or (doc[span.start - 1 : span.start].text.lower() == "the"
                                                       and doc[i + 1 : i + 2].text != "of")):
         return True
-    return appositive_dataset(span, frozenset({",", ":"})) or name_suffix_type(span.text) == "Dataset"
+    return (appositive_dataset(span, frozenset({",", ":"})) or name_suffix_type(span.text) == "Dataset"
+            or listed_under(span) in DATASET_NOUNS - {"challenge"})
+
+
+#: the words that open a list of examples of the noun before them: "benchmarks such as X and Y"
+_EXAMPLE_CUES = frozenset({"including", "like", "e.g.", "e.g", "eg"})
+
+
+def listed_under(span: Span, reach: int = 12) -> str | None:
+    """The lemma of the noun a name is listed as an example of (a Hearst pattern): "benchmarks such as TIDIGITS
+    and SHD", "datasets including A, B and C", "environments like X", "benchmarks (e.g., A, B)"; None when the
+    name is in no such list. The list may hold only names, commas, conjunctions and brackets, and the noun
+    stands right before the cue ("Transformers pre-trained on text corpora, such as mBERT": not corpora)."""
+    doc, sent = span.doc, span.sent
+    i = span.start - 1
+    while i >= max(sent.start, span.start - reach):
+        tok = doc[i]
+        cue = tok.lower_ in _EXAMPLE_CUES or (tok.lower_ == "as" and i > sent.start and doc[i - 1].lower_ == "such")
+        if cue:
+            j = i - (2 if tok.lower_ == "as" else 1)
+            if j >= sent.start and doc[j].text == "(":
+                j -= 1  # "benchmarks (e.g., A, B)"; after a comma the examples may be of an earlier noun
+            return doc[j].lemma_.lower() if j >= sent.start and doc[j].pos_ in {"NOUN", "PROPN"} else None
+        if tok.pos_ in {"VERB", "AUX", "ADP", "DET", "PRON", "ADV"} and tok.lower_ not in _EXAMPLE_CUES:
+            return None
+        i -= 1
+    return None
 
 
 #: last parts of hyphenated names that say what the name is ("RoboInter-Data", "X-VLA")
