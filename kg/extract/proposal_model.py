@@ -29,22 +29,19 @@ from spacy.tokens import Doc, Span
 
 from kg.extract import terms as T
 from kg.extract.extensions import register_extensions
-from kg.extract.lexicon import DATASET_NOUNS, NAMING_VERBS, PROPOSE_VERBS
+from kg.extract.lexicon import AUTHOR_WORDS, DATASET_NOUNS, METRIC_NOUNS, NAMING_VERBS, PROPOSE_VERBS
 from kg.extract.linear import LinearModel, read_linear
 from kg.extract.proposals import BRACKETED_NAME
 from kg.extract.relation_model import Entity, _bucket, _chain, _lemma, entities, fold
-from kg.extract.types import Mention
+from kg.extract.types import PROPOSABLE, Mention
 
 #: Where the trained proposal model ships, inside the package.
 MODEL_DIR: Path = Path(__file__).resolve().parents[1] / "models" / "proposals"
 
 CLASSES: tuple[str, ...] = ("NONE", "PROP")
 
-#: Types a proposal may have (what kg.rdf links by kg:proposes).
-PROPOSABLE = frozenset({"Method", "Dataset", "Metric", "Task"})
-
-_SELF = frozenset({"we", "our", "ours", "us", "this", "here"})
-_METRIC_HEADS = frozenset({"metric", "measure", "score", "criterion", "index", "complexity", "distance", "divergence"})
+_SELF = AUTHOR_WORDS | {"this", "here"}
+_METRIC_HEADS = METRIC_NOUNS | {"complexity", "distance", "divergence"}
 _CUES = PROPOSE_VERBS | NAMING_VERBS | frozenset({"novel", "new", "first", "proposed"})
 
 RETRAIN = "python -m training.train_proposals --corpus ABSTRACTS.jsonl.gz"

@@ -13,16 +13,12 @@ import re
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract import terms as T
-from kg.extract.lexicon import DATASET_NOUNS, GENERIC_HEADS, NAMING_VERBS, OWN_NOUNS, PROPOSE_VERBS
-from kg.extract.types import Mention
+from kg.extract.lexicon import DATASET_NOUNS, GENERIC_HEADS, METRIC_NOUNS, NAMING_VERBS, OWN_NOUNS, PROPOSE_VERBS
+from kg.extract.types import NAMEABLE, Mention
 from kg.keys import clean_label
 
 _SELF = {"we", "paper", "work", "study", "article", "i", "authors", "here"}
-_METRIC_NOUNS = {"metric", "measure", "score", "criterion", "index"}
 _STOP_WORDS = {"that", "which", "where", "who", "whose", "while", "whereas", "because", "since", "to", "by", "using", "via", "through"}
-#: what a naming verb may introduce as the paper's own ("a strategy named meta-dropout"); a task so named is
-#: the class of problems studied ("games that we call hidden zero-sum games"), not an artifact
-_NAMEABLE = frozenset({"Method", "Dataset", "Metric"})
 _VERSION = re.compile(r"^[vV]\d+(?:\.\d+)*$|^\d+(?:\.\d+)?$|^\+\+$")
 
 
@@ -67,7 +63,7 @@ def _descriptor(doc: Doc, span: Span) -> str | None:
     nxt = doc[span.end] if span.end < len(doc) else None
     if nxt is not None and nxt.lemma_.lower() in DATASET_NOUNS:
         return "Dataset"
-    if nxt is not None and nxt.lemma_.lower() in _METRIC_NOUNS:
+    if nxt is not None and nxt.lemma_.lower() in METRIC_NOUNS:
         return "Metric"
     if nxt is not None and nxt.text in {",", "("}:
         k = span.end + 1
@@ -78,7 +74,7 @@ def _descriptor(doc: Doc, span: Span) -> str | None:
                 lemma = doc[k].lemma_.lower()
                 if lemma in DATASET_NOUNS or lemma in {"resource", "dataset", "suite"}:
                     return "Dataset"
-                if lemma in _METRIC_NOUNS:
+                if lemma in METRIC_NOUNS:
                     return "Metric"
                 return "Method"
             if doc[k].text in {",", ")"} and k > span.end + 1:
@@ -181,7 +177,7 @@ def _named_mention(doc: Doc, naming_at: list[int], mentions: list[Mention]) -> M
     if at >= len(doc):
         return None
     start = doc[at].idx
-    return next((m for m in mentions if m.start == start and not m.concept and m.type in _NAMEABLE), None)
+    return next((m for m in mentions if m.start == start and not m.concept and m.type in NAMEABLE), None)
 
 
 def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], str | None]:
@@ -232,7 +228,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
                  if not _written_before(doc, s, tok.sent.start)]
         naming_at = [t.i for t in window if t.lemma_.lower() in NAMING_VERBS and t.tag_ == "VBN"]
         lemmas = {t.lemma_.lower() for t in window}
-        window_type = "Dataset" if lemmas & (DATASET_NOUNS | {"resource"}) else "Metric" if lemmas & _METRIC_NOUNS else "Method"
+        window_type = "Dataset" if lemmas & (DATASET_NOUNS | {"resource"}) else "Metric" if lemmas & METRIC_NOUNS else "Method"
         if names:
             for span in names:
                 add(span, _descriptor(doc, span) or T.name_suffix_type(span.text) or window_type)
@@ -262,7 +258,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
             span = _extend(doc, doc[k : k + 1])
             if comma and not (span.end < len(doc) and doc[span.end].text in {",", "(", ")", ";"}):
                 continue  # "our method, BERT requires ...": a new clause, not the method's name
-            add(span, "Dataset" if noun in DATASET_NOUNS else "Metric" if noun in _METRIC_NOUNS else "Method")
+            add(span, "Dataset" if noun in DATASET_NOUNS else "Metric" if noun in METRIC_NOUNS else "Method")
     # names that extend a proposed name: "RoboInter" -> "RoboInter-VQA", "RoboInter-Data"
     stems = {p.text.split()[0].split("-")[0] for p in proposed.values() if T.is_name(p.text.split()[0])}
     for span in T.name_candidates(doc):

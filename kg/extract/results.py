@@ -26,7 +26,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.extensions import register_extensions
-from kg.extract.lexicon import CHANGE_NOUNS, FILL_AFTER, FILL_BEFORE, FROM_FILLERS
+from kg.extract.lexicon import AUTHOR_WORDS, CHANGE_NOUNS, FILL_AFTER, FILL_BEFORE, FROM_FILLERS
 from kg.extract.terms import metric_modifiers_start
 from kg.extract.types import Mention, ResultClaim
 from kg.extract.vocab import METRIC_PLURAL, VOCABULARY_SPANS, Vocabulary, load_vocabulary
@@ -73,7 +73,7 @@ DATASET_PREPS = frozenset({"on", "in", "for", "across", "over", "at"})
 SPEED_WORDS = frozenset({"faster", "quicker", "speedup", "speed-up", "acceleration", "speedups"})
 
 #: Words that name the paper's own artifact as a subject ("our method achieves ...").
-SELF_WORDS = frozenset({"we", "our", "ours", "us"})
+SELF_WORDS = AUTHOR_WORDS
 
 
 @dataclass(frozen=True)

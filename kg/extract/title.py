@@ -12,20 +12,15 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from kg.extract.lexicon import DATASET_NOUNS
+from kg.extract.lexicon import DATASET_NOUNS, METRIC_NOUNS
 from kg.extract.terms import is_name, written_at
-from kg.extract.types import Mention, PaperExtraction
+from kg.extract.types import NAMEABLE, PROPOSABLE, Mention, PaperExtraction
 from kg.keys import norm_key
 
 #: The extractor of names taken from titles (``prov:wasAttributedTo`` of their mentions).
 TITLE_RULE = "title-name"
 
 _TITLE_NAME = re.compile(r"^\s*([^:]{1,40}?)\s*:\s+\S")
-_METRIC_WORDS = frozenset({"metric", "measure", "score", "criterion", "index"})
-#: types a paper can propose (a modality is never coined)
-_PROPOSABLE = frozenset({"Method", "Dataset", "Metric", "Task"})
-#: types of what a title that is a mention's name announces (a task there is the paper's problem)
-_TITLED_TYPES = frozenset({"Method", "Dataset", "Metric"})
 #: what may follow a name that a title is made of: nothing, or the colon or dash before a subtitle
 _AFTER_TITLE_NAME = frozenset({"", ":", "\u2013", "\u2014"})
 #: a subtitle that says the paper surveys its lead phrase ("X: A Comprehensive Survey"): it introduces nothing
@@ -96,7 +91,7 @@ def title_name_type(title: str) -> str:
     words = {w.lower() for w in re.findall(r"[A-Za-z-]+", title.split(":", 1)[1])}
     if words & DATASET_NOUNS:
         return "Dataset"
-    if words & _METRIC_WORDS:
+    if words & METRIC_NOUNS:
         return "Metric"
     return "Method"
 
@@ -127,7 +122,7 @@ def with_title_name(extraction: PaperExtraction, title: str | None, abstract: st
     written = [m for m in mentions if norm_key(m.text) == key]
     if any(m.concept for m in written) and " " in name and not _name_like(name):
         return extraction  # a concept named in words ("Graph Neural Networks: ..."): the field, not the paper's own
-    written = [m for m in written if m.type in _PROPOSABLE]
+    written = [m for m in written if m.type in PROPOSABLE]
     if written:
         marked = {m: dataclasses.replace(m, proposed=True) for m in written}
         return dataclasses.replace(extraction, mentions=sorted(marked.get(m, m) for m in mentions))
@@ -167,7 +162,7 @@ def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperE
     field potentials (LFPs)"."""
     if not title or _surveys(title):
         return extraction
-    titled = [m for m in extraction.mentions if not m.in_title and m.type in _TITLED_TYPES
+    titled = [m for m in extraction.mentions if not m.in_title and m.type in NAMEABLE
               and any(f and titled_by(title, f) for f in (m.text, m.long_form))]
     own = [m for m in titled if m.proposed]
     if own and _name_like(name := _short_name(own)):
@@ -177,7 +172,7 @@ def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperE
         return extraction
     keys = set().union(*map(_names, marked))
     mentions = sorted(dataclasses.replace(m, proposed=True)
-                      if not m.proposed and not m.concept and m.type in _TITLED_TYPES and _names(m) & keys else m
+                      if not m.proposed and not m.concept and m.type in NAMEABLE and _names(m) & keys else m
                       for m in extraction.mentions)
     return dataclasses.replace(extraction, mentions=mentions, name=extraction.name or _short_name(marked))
 

@@ -7,6 +7,13 @@ from kg.entity_types import TYPE_NAMES
 
 ENTITY_TYPES: tuple[str, ...] = TYPE_NAMES
 
+#: Types a paper can propose (kg:proposes): a modality is never coined.
+PROPOSABLE: frozenset[str] = frozenset({"Method", "Dataset", "Metric", "Task"})
+
+#: Types of what a paper names as its own ("a strategy named X", a title that is X's name); a task so named
+#: is the class of problems it studies ("games that we call hidden zero-sum games"), not an artifact.
+NAMEABLE: frozenset[str] = frozenset({"Method", "Dataset", "Metric"})
+
 
 @dataclass(frozen=True, order=True)
 class Mention:
