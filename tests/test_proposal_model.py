@@ -51,7 +51,7 @@ def test_the_model_can_overrule_the_rules_both_ways(nlp):
     assert all(p.proposed for p in every)
 
 
-def test_a_rules_proposal_the_model_rejects_leaves_the_mention_its_own_type(nlp):
+def test_a_rules_proposal_the_model_rejects_keeps_its_descriptors_type_not_the_default_method(nlp):
     """"a challenge called crystal structure prediction (CSP)": the naming verb makes the rules propose CSP as
     a Method; once the model rejects it, CSP is the task it was, not a method (nor linked to a method of the
     vocabulary that shares the short form)."""
@@ -64,6 +64,14 @@ def test_a_rules_proposal_the_model_rejects_leaves_the_mention_its_own_type(nlp)
     rules = [Mention(start, start + 3, "Method", "CSP", "proposal", proposed=True)]
     mentions, proposed, _ = decide(doc, [task], rules, "CSP", load_model(), threshold=1.01, rule_threshold=1.01)
     assert proposed == [] and [(m.text, m.type, m.proposed) for m in mentions] == [("CSP", "Task", False)]
+    # a type the rules read from a descriptor noun stays: "the first benchmark, R2E-Eval1," is a dataset
+    doc = nlp("We build the first large-scale benchmark, R2E-Eval1, for coding assistants.")
+    start = doc.text.index("R2E-Eval1")
+    tagged = Mention(start, start + 9, "Method", "R2E-Eval1", "model")
+    rules = [Mention(start, start + 9, "Dataset", "R2E-Eval1", "proposal", proposed=True)]
+    mentions, proposed, _ = decide(doc, [tagged], rules, "R2E-Eval1", load_model(), threshold=1.01,
+                                   rule_threshold=1.01)
+    assert proposed == [] and [(m.text, m.type, m.proposed) for m in mentions] == [("R2E-Eval1", "Dataset", False)]
 
 
 def test_extra_candidates_are_abbreviation_sides_coined_names_and_phrases_where_the_authors_speak(nlp):

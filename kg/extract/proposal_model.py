@@ -234,11 +234,16 @@ def decide(doc: Doc, mentions: list[Mention], proposed: list[Mention], name: str
     extra = extra_candidates(doc, marked)
     accepted = [e for e, p in scored_entities(doc, marked + extra, name, model)
                 if model.accepts(e, p, threshold, rule_threshold)]
-    # a rules' proposal the model rejects leaves its mention as it was: "called crystal structure prediction
-    # (CSP)" proposed CSP as a Method, and the task must not come out a method
+    # a rules' proposal the model rejects keeps the type its descriptor gave ("the first benchmark, R2E-Eval1,":
+    # a Dataset), but Method is only the rules' default: "a challenge called crystal structure prediction (CSP)"
+    # proposed CSP as a Method, and the task stays a task
     before = {(m.start, m.end, m.text): m for m in mentions}
-    merged = sorted({before.get((m.start, m.end, m.text)) or dataclasses.replace(m, proposed=False) if m.proposed else m
-                     for m in marked})
+
+    def rejected(m: Mention) -> Mention:
+        was = before.get((m.start, m.end, m.text))
+        return was if was is not None and m.type == "Method" else dataclasses.replace(m, proposed=False)
+
+    merged = sorted({rejected(m) if m.proposed else m for m in marked})
     out = sorted({dataclasses.replace(m, proposed=True) for e in accepted for m in e.mentions})
     if name and (not accepted or any(fold(name) in e.forms for e in accepted)):
         # the rules' name, unless the model proposes other things and not it
