@@ -4,8 +4,9 @@ Three views are derived from the RDF graph:
 
 * :func:`typed_graph` — papers and entities as nodes (``iri``, ``type``, ``label``, ``aliases``
   and, for papers, ``abstract``, ``year`` and ``proposes``); paper–entity links (and a paper's
-  results, to their metric, dataset and method) and entity–entity relations as edges (``property``, ``properties`` and, when the graph carries
-  ``kg:Mention`` evidence, the supporting ``sentence``).
+  results, to their metric, dataset and method) and entity–entity relations as edges
+  (``property``, ``properties`` and, when the graph carries ``kg:Mention`` evidence, the
+  supporting ``sentence``).
 * :func:`paper_projection` — papers linked by the entities they share, each shared entity
   weighing ``idf(e) = log(1 + N / df(e))`` where ``N`` is the number of papers and ``df(e)``
   the number of papers linked to ``e``: an entity almost every paper uses (``accuracy``)

@@ -72,9 +72,6 @@ DATASET_PREPS = frozenset({"on", "in", "for", "across", "over", "at"})
 #: Words after a ratio that make it a speed-up ("4x faster").
 SPEED_WORDS = frozenset({"faster", "quicker", "speedup", "speed-up", "acceleration", "speedups"})
 
-#: Words that name the paper's own artifact as a subject ("our method achieves ...").
-SELF_WORDS = AUTHOR_WORDS
-
 
 @dataclass(frozen=True)
 class Quantity:
@@ -297,7 +294,7 @@ def _method_of(doc: Doc, tok_i: int, methods: list[tuple[int, int, Mention]], pr
                 for s, e, m in methods:
                     if lo <= s and e <= hi:
                         return m
-                if any(t.lower_ in SELF_WORDS for t in sub):
+                if any(t.lower_ in AUTHOR_WORDS for t in sub):  # "our method achieves ..."
                     own = [p for p in proposed if p.type == "Method"]
                     return own[0] if own else None
                 return None

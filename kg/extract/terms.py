@@ -590,11 +590,10 @@ def appositive_dataset(span: Span, marks: frozenset[str] = frozenset({","})) -> 
 
 def used_as_dataset(span: Span) -> bool:
     """Is a name written as a dataset's: "the X benchmark", "the BringBackShapes (BBS) environment",
-    "X: a novel testbed", "X, a dataset of ...", "RoboInter-Data", "benchmarks such as X and Y" (:func:`listed_under`)?
-    A field's acronym before a dataset noun
-    names none ("RL benchmarks", "SSL datasets"), nor a name before a noun that also names other things
-    unless "the" comes first and no "of" follows (not "a Python environment", "the X collection of
-    checkpoints")."""
+    "X: a novel testbed", "X, a dataset of ...", "RoboInter-Data", "benchmarks such as X and Y"
+    (:func:`listed_under`)? A field's acronym before a dataset noun names none ("RL benchmarks", "SSL
+    datasets"), nor a name before a noun that also names other things unless "the" comes first and no "of"
+    follows (not "a Python environment", "the X collection of checkpoints")."""
     doc, i = span.doc, span.end
     if doc[i : i + 1].text == "(" and doc[i + 2 : i + 3].text == ")":
         i += 3  # past its short form: "the BringBackShapes (BBS) environment"
@@ -627,7 +626,7 @@ def listed_under(span: Span, reach: int = 12) -> str | None:
             if j >= sent.start and doc[j].text == "(":
                 j -= 1  # "benchmarks (e.g., A, B)"; after a comma the examples may be of an earlier noun
             return doc[j].lemma_.lower() if j >= sent.start and doc[j].pos_ in {"NOUN", "PROPN"} else None
-        if tok.pos_ in {"VERB", "AUX", "ADP", "DET", "PRON", "ADV"} and tok.lower_ not in _EXAMPLE_CUES:
+        if tok.pos_ in {"VERB", "AUX", "ADP", "DET", "PRON", "ADV"}:  # a clause, not a list of names
             return None
         i -= 1
     return None
