@@ -138,6 +138,9 @@ def test_no_title_name_no_change() -> None:
     ("Graph U-Nets", "", False),
     ("Set Functions for Time Series.", "Set Functions for Time Series", True),  # a BibTeX full stop
     ("Neural Inverse Knitting \u2014 From Images to Instructions", "Neural Inverse Knitting", True),
+    ("Critic Regularized Regression", "critic-regularized regression", True),  # a hyphen for a space
+    ("Self-Supervised Graph Transformers", "self supervised graph transformers", True),
+    ("Critic Regularized Regressions", "critic-regularized regression", False),  # inside a word
 ])
 def test_titled_by(title: str, form: str, titled: bool) -> None:
     assert titled_by(title, form) is titled

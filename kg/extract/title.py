@@ -136,11 +136,18 @@ def with_title_name(extraction: PaperExtraction, title: str | None, abstract: st
     return dataclasses.replace(extraction, mentions=sorted([*mentions, added]))
 
 
+#: a hyphen or a run of spaces, one separator for comparing a title with a written form
+_SEPARATORS = re.compile(r"[\s\-\u2010\u2011]+")
+
+
 def titled_by(title: str, form: str) -> bool:
     """Is ``title`` the written ``form`` itself, or the form before a colon or a dash ("Set Functions for
-    Time Series.", "Neural Inverse Knitting: From Images to ...")? Case is ignored: titles are in Title Case."""
-    title, form = title.strip().rstrip(".").lower(), form.strip().lower()
-    return bool(form) and title.startswith(form) and title[len(form):].strip()[:1] in _AFTER_TITLE_NAME
+    Time Series.", "Neural Inverse Knitting: From Images to ...")? Case is ignored, titles being in Title
+    Case, and so is a hyphen in place of a space ("Critic Regularized Regression", "critic-regularized
+    regression")."""
+    title = _SEPARATORS.sub(" ", title.strip().rstrip(".").lower())
+    form = _SEPARATORS.sub(" ", form.strip().lower())
+    return bool(form.strip()) and title.startswith(form) and title[len(form):].strip()[:1] in _AFTER_TITLE_NAME
 
 
 def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperExtraction:
