@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Iterable
 
 import networkx as nx
@@ -149,8 +149,8 @@ def typed_graph(graph: Graph) -> nx.Graph:
         if paper in g:
             key = {"abstract": "abstract", "title": "title", "year": "year"}[prop]
             g.nodes[paper][key] = str(row[2])
-    links = [(str(s), _local(str(p)), str(o)) for s, p, o in graph.query(_LINKS_QUERY)]
-    links += [(str(s), "reportsResult", str(o)) for s, o in graph.query(_RESULT_LINKS_QUERY)]
+    links = chain(((str(s), _local(str(p)), str(o)) for s, p, o in graph.query(_LINKS_QUERY)),
+                  ((str(s), "reportsResult", str(o)) for s, o in graph.query(_RESULT_LINKS_QUERY)))
     for s, p, o in links:
         if s not in g or o not in g or s == o:
             continue

@@ -35,7 +35,6 @@ def trends(graph_path: Path | None, store: str | None, entity_type: str | None, 
     from kg.analysis.trends import compute_trends
     from kg.analysis.trends_format import RENDERERS, to_table
     from kg.analysis.yearcounts import check_type, counts_from_rdf
-
     from kg.viz.figures import FIGURE_FORMATS
 
     if plot is not None and plot.suffix.lower() not in FIGURE_FORMATS:

@@ -140,14 +140,24 @@ def with_title_name(extraction: PaperExtraction, title: str | None, abstract: st
 _SEPARATORS = re.compile(r"[\s\-\u2010\u2011]+")
 
 
+def _folded(text: str) -> str:
+    """``text`` lower-cased, with each hyphen or run of spaces one space, as titles are compared."""
+    return _SEPARATORS.sub(" ", text.strip().lower())
+
+
 def titled_by(title: str, form: str) -> bool:
     """Is ``title`` the written ``form`` itself, or the form before a colon or a dash ("Set Functions for
     Time Series.", "Neural Inverse Knitting: From Images to ...")? Case is ignored, titles being in Title
     Case, and so is a hyphen in place of a space ("Critic Regularized Regression", "critic-regularized
     regression")."""
-    title = _SEPARATORS.sub(" ", title.strip().rstrip(".").lower())
-    form = _SEPARATORS.sub(" ", form.strip().lower())
-    return bool(form.strip()) and title.startswith(form) and title[len(form):].strip()[:1] in _AFTER_TITLE_NAME
+    return _led_by(_folded(title.strip().rstrip(".")), form)
+
+
+def _led_by(folded_title: str, form: str) -> bool:
+    """:func:`titled_by` for a title already :func:`_folded` (once for all of a paper's mentions)."""
+    form = _folded(form)
+    return (bool(form.strip()) and folded_title.startswith(form)
+            and folded_title[len(form):].strip()[:1] in _AFTER_TITLE_NAME)
 
 
 def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperExtraction:
@@ -169,8 +179,9 @@ def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperE
     field potentials (LFPs)"."""
     if not title or _surveys(title):
         return extraction
+    folded = _folded(title.strip().rstrip("."))
     titled = [m for m in extraction.mentions if not m.in_title and m.type in NAMEABLE
-              and any(f and titled_by(title, f) for f in (m.text, m.long_form))]
+              and any(f and _led_by(folded, f) for f in (m.text, m.long_form))]
     own = [m for m in titled if m.proposed]
     if own and _name_like(name := _short_name(own)):
         extraction = dataclasses.replace(extraction, name=name)
