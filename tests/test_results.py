@@ -105,6 +105,37 @@ def test_result_forms(nlp, text, expected):
     assert claims(nlp, text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    # a value alone in brackets after what it was measured on, the metric named earlier in the clause
+    ("The network reaches record accuracies for training compact models on SVHN (95.1%), STL-10 (80.2%) and "
+     "CIFAR-10 (91.5%).",
+     [("accuracies", "95.1%", 95.1, "percent", "SVHN"), ("accuracies", "80.2%", 80.2, "percent", "STL-10"),
+      ("accuracies", "91.5%", 91.5, "percent", "CIFAR-10")]),
+    # the size of a change after "by", its metric past what it is of
+    ("The new potential reduces the mean absolute error of predicted energies by 25% against earlier models.",
+     [("mean absolute error", "25%", 25.0, "percent", None)]),
+    # the value a change reaches, its metric past what it is of
+    ("The search raises the accuracy on SVHN of a published compact model from 88.1% to 90.4%.",
+     [("accuracy", "90.4%", 90.4, "percent", "SVHN")]),
+])
+def test_a_value_set_apart_from_its_metric(nlp, text, expected):
+    assert claims(nlp, text) == expected
+
+
+def test_in_a_list_of_things_each_with_its_value_a_metric_measures_none_of_the_others(nlp):
+    text = "It gains on retrieval (+6%), accuracy under noise (+3%) and summarization (+4%)."
+    assert "+4%" not in [value for _metric, value, *_ in claims(nlp, text)]
+
+
+@pytest.mark.parametrize("text", [
+    # a clause of its own stands between the metric and the value
+    "We report accuracy on four benchmarks, which were collected over 12 (15%) sites.",
+    "The pruned network keeps its F1 score on CoNLL, while the model shrinks by 30%.",
+])
+def test_a_value_set_apart_from_a_metric_of_another_clause_is_none_of_its(nlp, text):
+    assert claims(nlp, text) == []
+
+
 def test_a_metric_named_before_the_number_wins_over_one_reached_by_on(nlp):
     # "ASR" is read as a metric here (attack success rate): the WER, named before 11.6, is the claim's
     text = ("The single model reaches a BLEU score of 28.6 on MuST-C, a WER of 11.6 on ASR TEDLium v3 and a BLEU "
@@ -166,6 +197,7 @@ def test_quantities_keep_the_number_as_written(nlp):
     ("a 2-3x speed-up", ("2-3x", 2.0, "ratio")),
     ("2-4 times faster", ("2-4 times", 2.0, "ratio")),
     ("(28-68 %) fewer screens", ("28-68 %", 28.0, "percent")),
+    ("by 13.0–14.5$\\times$ at the same cost", ("13.0–14.5×", 13.0, "ratio")),
 ])
 def test_a_range_is_one_quantity_read_as_its_first_number(nlp, text, expected):
     found = [(q.value, q.numeric, q.unit) for q in find_quantities(nlp.make_doc(text))]
