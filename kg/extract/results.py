@@ -107,6 +107,20 @@ def _is_citation_or_enumeration(text: str, start: int, end: int, unit: str = "ab
     return unit == "absolute" and bool(re.search(r"\(\s*$", before) and re.match(r"^\s*\)", after))
 
 
+#: Inline math: "$...$" (no dollar inside).
+_MATH = re.compile(r"\$[^$]+\$")
+#: What a number's own math may hold besides it: "$15.76$", "$58.61\\%$", "$\\times 200$", "$20\\% \\sim 45\\%$",
+#: "$86.6\\%(\\pm0.6)$".
+_NUMBER_MATH = re.compile(r"(?:[\s\d.,+\-−±~{}()%]|\\+(?:%|times|sim|approx|pm|mathbf|textbf|bm|mathrm|text|,))*")
+
+
+def _formulas(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The character ranges of the inline formulas of ``text[start:end]``: math that holds more than a number
+    ("$O(\\sqrt{T}(1+P_T))$", "$n^{-1/2}$"), whose digits are no values."""
+    return [(m.start(), m.end()) for m in _MATH.finditer(text, start, end)
+            if not _NUMBER_MATH.fullmatch(m.group(0)[1:-1])]
+
+
 def find_quantities(doc: Doc, span: Span | None = None, text: str | None = None) -> list[Quantity]:
     """Numbers of ``span`` (default: the whole doc) that could be a result value, in text order (``text``:
     the doc's text, when the caller has it: spaCy builds it anew at every access)."""
@@ -117,8 +131,11 @@ def find_quantities(doc: Doc, span: Span | None = None, text: str | None = None)
     ranges = [r for r in _RANGE.finditer(span.text) if float(r.group("upper")) > float(r.group("num"))]
     matches = ranges + [m for m in _QUANTITY.finditer(span.text)
                         if not any(r.start() < m.end() and m.start() < r.end() for r in ranges)]
+    formulas = _formulas(text, span.start_char, span.end_char) if "$" in span.text else []
     for m in sorted(matches, key=lambda m: m.start()):
         a, b = offset + m.start(), offset + m.end()
+        if any(f0 < a and b <= f1 for f0, f1 in formulas):
+            continue
         num, unit_text = m.group("num"), (m.group("unit") or "")
         unit = UNIT_KINDS.get(re.sub(r"\s+", "", unit_text).lower().lstrip("-") or "", "absolute") if unit_text else "absolute"
         if unit_text.strip().lower().startswith("-fold") or unit_text.strip().lower() == "fold" \
