@@ -262,6 +262,21 @@ def test_a_mention_a_naming_verb_introduces_is_proposed_though_it_is_no_name(nlp
     assert find_proposals(nlp(background), [other])[0] == []  # no "we": somebody else's heuristic
 
 
+@pytest.mark.parametrize("text, name", [
+    ("The new solver, which we call the adaptive mirror sweep method, halves the number of passes.",
+     "adaptive mirror sweep"),
+    ("To this end we build a planner named \\emph{graph horizon search} for sparse maps.", "graph horizon search"),
+])
+def test_a_naming_verb_reaches_past_an_article_and_a_latex_command(nlp, text, name):
+    from kg.extract.proposals import find_proposals
+    from kg.extract.types import Mention
+
+    start = text.index(name)
+    named = Mention(start, start + len(name), "Method", name, "model")
+    proposed, _ = find_proposals(nlp(text), [named])
+    assert [(m.text, m.proposed) for m in proposed] == [(name, True)]
+
+
 def test_a_method_that_a_task_of_the_paper_specialises_is_its_field():
     from kg.extract.terms import specialised_fields
     from kg.extract.types import Mention
