@@ -26,7 +26,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.extensions import register_extensions
-from kg.extract.lexicon import AUTHOR_WORDS, CHANGE_NOUNS, FILL_AFTER, FILL_BEFORE, FROM_FILLERS
+from kg.extract.lexicon import (AUTHOR_WORDS, BY_FILLERS, CHANGE_NOUNS, CLAUSE_WORDS, FILL_AFTER, FILL_BEFORE,
+                                FROM_FILLERS)
 from kg.extract.terms import metric_modifiers_start
 from kg.extract.types import Mention, ResultClaim
 from kg.extract.vocab import METRIC_PLURAL, VOCABULARY_SPANS, Vocabulary, load_vocabulary
@@ -271,14 +272,8 @@ def _after_from(doc: Doc, start: int, floor: int) -> bool:
     return i >= floor and doc[i].lower_ == "from"
 
 
-#: What closes the reach of a metric over the words after it: a clause of its own.
-_CLAUSE_TAGS = frozenset({"VBZ", "VBD", "VBP", "MD"})
-_CLAUSE_WORDS = frozenset({";", "which", "that", "while", "whereas", "where", "but", "when"})
-
-
-#: Words between "by" and the size of a change: "by up to 30%", "by more than 12 times", "by as much as 30%".
-_BY_FILLERS = frozenset({"up", "to", "more", "than", "over", "as", "much", "about", "nearly", "approximately",
-                         "around", "at", "least", "almost", "roughly", "~", "$", "a", "an", "factor", "of"})
+#: The tags of a finite verb, which opens a clause of its own (as do :data:`CLAUSE_WORDS`).
+_FINITE_TAGS = frozenset({"VBZ", "VBD", "VBP", "MD"})
 
 
 def _set_apart(doc: Doc, q: Quantity, quantities: list[Quantity], sent: Span) -> int | None:
@@ -289,7 +284,7 @@ def _set_apart(doc: Doc, q: Quantity, quantities: list[Quantity], sent: Span) ->
     if sent.start < q.start and q.end < sent.end and doc[q.start - 1].text == "(" and doc[q.end].text == ")" \
             and not q.value.startswith("±") and (q.unit in {"percent", "points"} or "." in q.value):
         return q.start - 1
-    i = _word_before(doc, q.start, sent.start, _BY_FILLERS)
+    i = _word_before(doc, q.start, sent.start, BY_FILLERS)
     if i >= sent.start and doc[i].lower_ == "by":
         return i
     left = next((p for p in quantities if p.end == q.start - 1), None)
@@ -313,7 +308,7 @@ def _governing_metric(doc: Doc, q: Quantity, quantities: list[Quantity], metrics
     if doc[start].text == "(" and any(o.start < metric.start and doc[o.start - 1].text == "(" for o in quantities):
         return None  # a list of things each with its value, the metric one of them: "X (+8%), faithfulness (+16%)"
     for tok in doc[metric.end:start]:
-        if tok.tag_ in _CLAUSE_TAGS or tok.lower_ in _CLAUSE_WORDS:
+        if tok.tag_ in _FINITE_TAGS or tok.lower_ in CLAUSE_WORDS:
             return None
     return metric
 
