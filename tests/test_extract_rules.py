@@ -159,6 +159,22 @@ def test_the_paper_name_is_the_short_form_of_what_it_proposes(nlp, text, name):
     assert extract_doc(nlp(text)).name == name
 
 
+@pytest.mark.parametrize("text, name", [
+    # a letter or a Greek letter's name, hyphenated before a name in capitals, is part of the name
+    ("To find sparse solutions, we propose gamma-SPARC, a simple variant of sparse coding.", "gamma-SPARC"),
+    ("We propose k-TRIM, a pruning rule that keeps the k largest weights of each layer.", "k-TRIM"),
+])
+def test_a_variable_before_a_hyphen_belongs_to_the_proposed_name(nlp, text, name):
+    assert extract_doc(nlp(text)).name == name
+
+
+def test_a_word_before_a_hyphen_is_no_part_of_a_proposed_name(nlp):
+    from kg.extract.proposals import find_proposals
+
+    _proposed, found = find_proposals(nlp("We propose an all-MLPX design for tabular data."), [])
+    assert found == "MLPX"
+
+
 def test_a_bracketed_name_after_a_proposed_phrase_is_its_short_name(nlp):
     doc = nlp("In this paper, we propose Reducing Item Discrepancy (RidCDR) model on solving cross domain recommendation.")
     assert extract_doc(doc).name == "RidCDR"

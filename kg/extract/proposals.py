@@ -114,14 +114,26 @@ def _name_spans(doc: Doc, tokens: list[Token], mentions: list[Mention]) -> list[
     return sorted(_extend(doc, s) for s in spans)
 
 
+#: The names of Greek letters, written out as variables are in names ("beta-LASSO", "alpha-divergence").
+_GREEK = frozenset("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma "
+                   "tau upsilon phi chi psi omega".split())
+
+
+def _is_variable(word: str) -> bool:
+    """Is ``word`` written as a variable: one letter or a Greek letter's name ("i", "k", "beta")?"""
+    return len(word) == 1 and word.isalpha() or word.lower() in _GREEK
+
+
 def _glued_word(doc: Doc, start: int, end: int) -> tuple[int, int]:
     """Tokens ``start:end`` widened to the hyphenated name they are part of ("Gen" in "Gen-neG", "OLE" in
-    "Meta-OLE"): over hyphens glued on both sides to words that are not lower case ("BERT-based" is no name)."""
+    "Meta-OLE"): over hyphens glued on both sides to words that are not lower case ("BERT-based" is no name),
+    and to a letter or a Greek letter's name that prefixes a name in capitals ("i-FWER", "beta-LASSO"; not
+    "all-MLP")."""
     def part(t: Token) -> bool:
         return t.text.isalnum() and not t.text.islower()
 
     while start >= 2 and doc[start - 1].text == "-" and not doc[start - 2].whitespace_ and not doc[start - 1].whitespace_ \
-            and part(doc[start - 2]):
+            and (part(doc[start - 2]) or _is_variable(doc[start - 2].text) and doc[start].text.isupper()):
         start -= 2
     while end + 1 < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_ and not doc[end].whitespace_ \
             and part(doc[end + 1]):
