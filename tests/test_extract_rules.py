@@ -160,6 +160,16 @@ def test_the_paper_name_is_the_short_form_of_what_it_proposes(nlp, text, name):
 
 
 @pytest.mark.parametrize("text, name", [
+    # "denoted as", "referred to as" and "titled" name as "called" does
+    ("From the gradients we obtain a detector, denoted as GradLC, that flags anomalies.", "GradLC"),
+    ("We study a second estimator, which we refer to as MirTE, and prove it unbiased.", "MirTE"),
+    ("Our approach, titled Sparse Additive Polynomials (SAPo), scales to many features.", "SAPo"),
+])
+def test_more_naming_verbs(nlp, text, name):
+    assert extract_doc(nlp(text)).name == name
+
+
+@pytest.mark.parametrize("text, name", [
     # a letter or a Greek letter's name, hyphenated before a name in capitals, is part of the name
     ("To find sparse solutions, we propose gamma-SPARC, a simple variant of sparse coding.", "gamma-SPARC"),
     ("We propose k-TRIM, a pruning rule that keeps the k largest weights of each layer.", "k-TRIM"),

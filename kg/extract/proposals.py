@@ -47,7 +47,10 @@ def _window(doc: Doc, trigger: Token) -> list[Token]:
     """Tokens of the clause after a trigger: up to a relative clause, a new verb or the sentence end."""
     out: list[Token] = []
     sent_end = trigger.sent.end
-    for t in doc[trigger.i + 1 : min(sent_end, trigger.i + 30)]:
+    start = trigger.i + 1
+    if [t.lower_ for t in doc[start : start + 2]] == ["to", "as"]:
+        start += 2  # "referred to as X"
+    for t in doc[start : min(sent_end, trigger.i + 30)]:
         if t.text in {".", ";", ":"} or t.lower_ in _STOP_WORDS:
             break
         if t.pos_ == "ADP" and t.lower_ not in {"of", "as"} and out:
@@ -189,7 +192,7 @@ def _named_mention(doc: Doc, naming_at: list[int], mentions: list[Mention]) -> M
     if not naming_at:
         return None
     at = naming_at[0] + 1
-    while at < len(doc) and (doc[at].lower_ in {"as", "the", "a", "an"} or _LATEX_OPENING.fullmatch(doc[at].text)):
+    while at < len(doc) and (doc[at].lower_ in {"to", "as", "the", "a", "an"} or _LATEX_OPENING.fullmatch(doc[at].text)):
         at += 1
     if at >= len(doc):
         return None
