@@ -183,16 +183,18 @@ def _about_prior_work(sent: Span) -> bool:
 
 #: A LaTeX command that opens a group around what it formats: "\\emph{", "\\textbf{".
 _LATEX_OPENING = re.compile(r"\\[a-zA-Z]+\{")
+#: Words between a naming verb and the mention it names: "termed as X", "referred to as the X".
+_BEFORE_NAMED = frozenset({"to", "as", "the", "a", "an"})
 
 
 def _named_mention(doc: Doc, naming_at: list[int], mentions: list[Mention]) -> Mention | None:
     """The method, dataset or metric mention (no vocabulary concept) that starts right after the first
-    naming verb at ``naming_at``, past "as", an article and a LaTeX command opening there: "a strategy named
-    meta-dropout", "termed as X", "which we call the X algorithm", "named \\emph{X}"."""
+    naming verb at ``naming_at``, past "to as", an article and a LaTeX command opening there: "a strategy
+    named meta-dropout", "termed as X", "referred to as X", "which we call the X algorithm", "named \\emph{X}"."""
     if not naming_at:
         return None
     at = naming_at[0] + 1
-    while at < len(doc) and (doc[at].lower_ in {"to", "as", "the", "a", "an"} or _LATEX_OPENING.fullmatch(doc[at].text)):
+    while at < len(doc) and (doc[at].lower_ in _BEFORE_NAMED or _LATEX_OPENING.fullmatch(doc[at].text)):
         at += 1
     if at >= len(doc):
         return None

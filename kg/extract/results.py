@@ -11,11 +11,15 @@ The pure helpers find number expressions (:func:`find_quantities`), metric names
 - a change states the value reached: "reduces the error from 1.17% to 0.69%" claims 0.69%;
 - a range is one value: "98-100% AUC-ROC", "a 2-3x speed-up", "by 38% ~ 61%";
 - ratios of speed: "4x faster", "2.5 times faster" (the speed-up metric, where no metric follows: "15% faster
-  training throughput" is a claim of training throughput).
+  training throughput" is a claim of training throughput);
+- a value set apart from its metric takes the nearest metric before it in its clause: alone in brackets after
+  its dataset ("accuracies ... on SVHN (95.1%), STL-10 (80.2%)"), after "by" ("reduces the estimation error of
+  atomic forces by 30%"), or the value a change reaches ("the accuracy on X of a model from 70.6% to 74.9%").
 
 A claim needs both a metric and a number tied to it by one of these patterns; years, citations,
-enumerations, names with digits ("ResNet-50", "7B") and counts of things ("571 scenes") are not
-numbers of a claim. The ``paperkg_results`` component stores the claims on ``doc._.results``.
+enumerations, names with digits ("ResNet-50", "7B"), counts of things ("571 scenes") and the digits of a
+formula ("$O(\\sqrt{T})$") are not numbers of a claim. The ``paperkg_results`` component stores the claims
+on ``doc._.results``.
 """
 from __future__ import annotations
 
