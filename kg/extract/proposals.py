@@ -13,7 +13,8 @@ import re
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract import terms as T
-from kg.extract.lexicon import DATASET_NOUNS, GENERIC_HEADS, METRIC_NOUNS, NAMING_VERBS, OWN_NOUNS, PROPOSE_VERBS
+from kg.extract.lexicon import (DATASET_NOUNS, GENERIC_HEADS, GREEK_LETTERS, METRIC_NOUNS, NAMING_VERBS, OWN_NOUNS,
+                                PROPOSE_VERBS)
 from kg.extract.types import NAMEABLE, Mention
 from kg.keys import clean_label
 
@@ -117,14 +118,9 @@ def _name_spans(doc: Doc, tokens: list[Token], mentions: list[Mention]) -> list[
     return sorted(_extend(doc, s) for s in spans)
 
 
-#: The names of Greek letters, written out as variables are in names ("beta-LASSO", "alpha-divergence").
-_GREEK = frozenset("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma "
-                   "tau upsilon phi chi psi omega".split())
-
-
 def _is_variable(word: str) -> bool:
     """Is ``word`` written as a variable: one letter or a Greek letter's name ("i", "k", "beta")?"""
-    return len(word) == 1 and word.isalpha() or word.lower() in _GREEK
+    return len(word) == 1 and word.isalpha() or word.lower() in GREEK_LETTERS
 
 
 def _glued_word(doc: Doc, start: int, end: int) -> tuple[int, int]:

@@ -309,7 +309,8 @@ def _governing_metric(doc: Doc, q: Quantity, quantities: list[Quantity], metrics
     if not before:
         return None
     metric = before[-1]
-    if doc[start].text == "(" and any(o.start < metric.start and doc[o.start - 1].text == "(" for o in quantities):
+    if doc[start].text == "(" and any(0 < o.start < metric.start and doc[o.start - 1].text == "("
+                                      for o in quantities):
         return None  # a list of things each with its value, the metric one of them: "X (+8%), faithfulness (+16%)"
     for tok in doc[metric.end:start]:
         if tok.tag_ in _FINITE_TAGS or tok.lower_ in CLAUSE_WORDS:
@@ -344,7 +345,7 @@ def _dataset_after(doc: Doc, anchor: int, limit: int, datasets: list[tuple[int, 
 
 def _dataset_before_bracket(doc: Doc, q: Quantity, datasets: list[tuple[int, int, Mention]]) -> Mention | None:
     """The dataset a value in brackets stands right after: "SVHN (95.1%)"."""
-    if q.start < 2 or doc[q.start - 1].text != "(":
+    if q.start < 1 or doc[q.start - 1].text != "(":
         return None
     return next((m for _s, e, m in datasets if e == q.start - 1), None)
 

@@ -12,9 +12,9 @@ from functools import lru_cache
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.abbreviations import Abbreviation
-from kg.extract.lexicon import (DATASET_NOUNS, EITHER_HEADS, EVALUATIVE, GENERIC_HEADS, GENERIC_METHOD_TERMS,
-                                GENERIC_MODIFIERS, KIND_HEADS, LEARNING_SETTINGS, METHOD_HEADS, METRIC_MODIFIERS,
-                                NOT_NAMES, NUMERIC_PRECISION, TASK_HEADS, TECHNICAL_ADJECTIVES,
+from kg.extract.lexicon import (DATASET_NOUNS, EITHER_HEADS, EVALUATIVE, EXAMPLE_CUES, GENERIC_HEADS,
+                                GENERIC_METHOD_TERMS, GENERIC_MODIFIERS, KIND_HEADS, LEARNING_SETTINGS, METHOD_HEADS,
+                                METRIC_MODIFIERS, NOT_NAMES, NUMERIC_PRECISION, TASK_HEADS, TECHNICAL_ADJECTIVES,
                                 WEAK_DATASET_NOUNS, WEAK_TASK_HEADS)
 from kg.extract.tokenizer import LATEX_GROUP
 from kg.extract.types import Mention
@@ -607,10 +607,6 @@ def used_as_dataset(span: Span) -> bool:
             or listed_under(span) in DATASET_NOUNS - {"challenge"})
 
 
-#: the words that open a list of examples of the noun before them: "benchmarks such as X and Y"
-_EXAMPLE_CUES = frozenset({"including", "like", "e.g.", "e.g", "eg"})
-
-
 def listed_under(span: Span, reach: int = 12) -> str | None:
     """The lemma of the noun a name is listed as an example of (a Hearst pattern): "benchmarks such as TIDIGITS
     and SHD", "datasets including A, B and C", "environments like X", "benchmarks (e.g., A, B)"; None when the
@@ -620,7 +616,7 @@ def listed_under(span: Span, reach: int = 12) -> str | None:
     i = span.start - 1
     while i >= max(sent.start, span.start - reach):
         tok = doc[i]
-        cue = tok.lower_ in _EXAMPLE_CUES or (tok.lower_ == "as" and i > sent.start and doc[i - 1].lower_ == "such")
+        cue = tok.lower_ in EXAMPLE_CUES or (tok.lower_ == "as" and i > sent.start and doc[i - 1].lower_ == "such")
         if cue:
             j = i - (2 if tok.lower_ == "as" else 1)
             if j >= sent.start and doc[j].text == "(":

@@ -145,12 +145,17 @@ def _folded(text: str) -> str:
     return _SEPARATORS.sub(" ", text.strip().lower())
 
 
+def _folded_title(title: str) -> str:
+    """A title :func:`_folded`, without its closing full stop."""
+    return _folded(title.strip().rstrip("."))
+
+
 def titled_by(title: str, form: str) -> bool:
     """Is ``title`` the written ``form`` itself, or the form before a colon or a dash ("Set Functions for
     Time Series.", "Neural Inverse Knitting: From Images to ...")? Case is ignored, titles being in Title
     Case, and so is a hyphen in place of a space ("Critic Regularized Regression", "critic-regularized
     regression")."""
-    return _led_by(_folded(title.strip().rstrip(".")), form)
+    return _led_by(_folded_title(title), form)
 
 
 def _led_by(folded_title: str, form: str) -> bool:
@@ -179,7 +184,7 @@ def with_title_mention(extraction: PaperExtraction, title: str | None) -> PaperE
     field potentials (LFPs)"."""
     if not title or _surveys(title):
         return extraction
-    folded = _folded(title.strip().rstrip("."))
+    folded = _folded_title(title)
     titled = [m for m in extraction.mentions if not m.in_title and m.type in NAMEABLE
               and any(f and _led_by(folded, f) for f in (m.text, m.long_form))]
     own = [m for m in titled if m.proposed]
