@@ -723,6 +723,27 @@ def test_a_one_word_task_stays_where_the_tagger_is_sure_of_it(rule: str, confide
     assert keep_mention(dataclasses.replace(m, rule="task-frame")) is True  # "exploration tasks"
 
 
+@pytest.mark.parametrize("text, kept", [
+    ("supervised learning", False), ("unsupervised learning", False),  # paradigms, too general to be a node
+    ("self-supervised learning", True), ("deep learning", False), ("transformer", True),
+])
+def test_a_paradigm_is_no_method(text: str, kept: bool) -> None:
+    from kg.extract.resolution import keep_mention
+
+    assert keep_mention(Mention(0, len(text), "Method", text, "vocabulary")) is kept
+
+
+@pytest.mark.parametrize("text, metric", [
+    ("We aim to speed up the training of large models.", None),  # the verb
+    ("We recall the definition of a metric space.", None),
+    ("It gives a speed-up of 3x over the baseline.", "speed-up"),  # the noun
+    ("It improves recall from 73% to 85%.", "recall"),
+])
+def test_a_metric_is_a_noun_never_a_verb(nlp, text: str, metric: str | None) -> None:
+    found = {m.text for m in extract_doc(nlp(text)).mentions if m.type == "Metric" and m.rule == "vocabulary"}
+    assert found == ({metric} if metric else set())
+
+
 def test_the_shipped_pipeline_keeps_one_word_tasks_from_its_configured_score(nlp) -> None:
     from kg.extract.model import COMPONENT_CONFIG
     from kg.extract.resolution import MentionResolver

@@ -140,8 +140,10 @@ def term_key(index: int) -> str:
 
 
 def matches_exactly(form: str) -> bool:
-    """Acronyms and short forms match case exactly ("MAP" is not "map"), longer forms case-folded."""
-    return len(form) <= 5 or any(c.isupper() for c in form[1:])
+    """Acronyms and short forms match case exactly ("MAP" is not "map"), and so does a one-word name spelt with
+    a capital (a proper name: "Inception" is not the "inception" of a field, "Whisper" no whisper); longer
+    forms case-folded."""
+    return len(form) <= 5 or any(c.isupper() for c in form[1:]) or (form[:1].isupper() and form.isalpha())
 
 
 def mention_forms(term: Term) -> set[str]:
