@@ -737,14 +737,16 @@ def vocabulary_metrics(nlp, text: str) -> set[str]:
     return {t for kind, t, rule in mentions(nlp, text) if kind == "Metric" and rule == "vocabulary"}
 
 
-@pytest.mark.parametrize("text, metric", [
-    ("We aim to speed up the training of large models.", None),  # the verb
-    ("We recall the definition of a metric space.", None),
-    ("It gives a speed-up of 3x over the baseline.", "speed-up"),  # the noun
-    ("It improves recall from 73% to 85%.", "recall"),
+@pytest.mark.parametrize("text, metrics", [
+    ("We aim to speed up the training of large models.", set()),  # the verb
+    ("We recall the definition of a metric space.", set()),
+    ("It gives a speed-up of 3x over the baseline.", {"speed-up"}),  # the noun
+    ("It improves recall from 73% to 85%.", {"recall"}),
+    # acronyms, whatever the parser makes of them
+    ("We compare PatchTST and N-BEATS on it using MASE and CRPS.", {"MASE", "CRPS"}),
 ])
-def test_a_metric_is_a_noun_never_a_verb(nlp, text: str, metric: str | None) -> None:
-    assert vocabulary_metrics(nlp, text) == ({metric} if metric else set())
+def test_a_metric_word_is_a_noun_never_a_verb(nlp, text: str, metrics: set[str]) -> None:
+    assert vocabulary_metrics(nlp, text) == metrics
 
 
 @pytest.mark.parametrize("text, metric", [
