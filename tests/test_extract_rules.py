@@ -744,8 +744,9 @@ def vocabulary_metrics(nlp, text: str) -> set[str]:
     ("It improves recall from 73% to 85%.", {"recall"}),
     # acronyms, whatever the parser makes of them
     ("We compare PatchTST and N-BEATS on it using MASE and CRPS.", {"MASE", "CRPS"}),
+    ("It improves pass@1 from 30% to 45%.", {"pass@1"}),
 ])
-def test_a_metric_word_is_a_noun_never_a_verb(nlp, text: str, metrics: set[str]) -> None:
+def test_a_vocabulary_metric_word_is_a_noun_never_a_verb(nlp, text: str, metrics: set[str]) -> None:
     assert vocabulary_metrics(nlp, text) == metrics
 
 
