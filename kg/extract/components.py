@@ -79,12 +79,23 @@ class EntityRecognizer:
                     return True
         return False
 
-    def type_of_abbreviation(self, long: Span) -> str | None:
-        """The entity type of an abbreviation definition, or None when it names no entity."""
-        for m in self.vocabulary_mentions(long.doc):
-            # the long form decides; a short form alone may stand for something else ("CT")
-            if m.rule == "vocabulary" and (m.start, m.end) == (long.start_char, long.end_char):
-                return m.type
+    @staticmethod
+    def vocabulary_types(mentions: list[Mention]) -> dict[tuple[int, int], str]:
+        """The type of each vocabulary term's characters in ``mentions`` (the first, where two are written there)."""
+        out: dict[tuple[int, int], str] = {}
+        for m in mentions:
+            if m.rule == "vocabulary":
+                out.setdefault((m.start, m.end), m.type)
+        return out
+
+    def type_of_abbreviation(self, long: Span, termed: dict[tuple[int, int], str] | None = None) -> str | None:
+        """The entity type of an abbreviation definition, or None when it names no entity (``termed``: the
+        doc's :meth:`vocabulary_types`, when the caller has them)."""
+        if termed is None:
+            termed = self.vocabulary_types(self.vocabulary_mentions(long.doc))
+        # the long form decides; a short form alone may stand for something else ("CT")
+        if (long.start_char, long.end_char) in termed:
+            return termed[(long.start_char, long.end_char)]
         tokens = T._strip_edges(list(long))
         if not tokens:
             return None
@@ -103,10 +114,11 @@ class EntityRecognizer:
 
     def __call__(self, doc: Doc) -> Doc:
         abbrs = doc._.abbreviations or []
-        found: list[Mention] = [T.extend_term(doc, T.extend_metric(doc, m))
-                                for m in self.vocabulary_mentions(doc)]
+        vocabulary = self.vocabulary_mentions(doc)  # once: every abbreviation's long form is looked up in it
+        termed = self.vocabulary_types(vocabulary)
+        found: list[Mention] = [T.extend_term(doc, T.extend_metric(doc, m)) for m in vocabulary]
         found = [m for m in found if not self._redefined(m, abbrs)]
-        abbr_mentions = list(T.abbreviation_mentions(abbrs, self.type_of_abbreviation))
+        abbr_mentions = list(T.abbreviation_mentions(abbrs, lambda long: self.type_of_abbreviation(long, termed)))
         found += abbr_mentions
         # later uses of a defined short form
         defined = {(m.short_form, m.type): m for m in abbr_mentions if m.short_form}
