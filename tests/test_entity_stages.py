@@ -123,6 +123,23 @@ def test_a_model_task_is_never_a_coined_name(nlp):
     assert {m.text for m in with_model([], spans("Method"), doc, frozenset())} == set(words)  # names are methods
 
 
+def test_a_known_name_with_a_version_after_it_is_of_that_names_type(nlp):
+    from kg.extract.resolution import family_type, family_types, with_model
+    from kg.extract.vocab import load_vocabulary
+
+    families = family_types(load_vocabulary())
+    # written with a hyphen, a space or nothing before the version; a name the vocabulary lacks or a word in lower
+    # case decides nothing
+    assert [family_type(t, families) for t in ("GPT-5", "Llama 4", "ResNet-152", "Qwen2.5", "BLEU-4", "ImageNet-1k")] \
+        == ["Method", "Method", "Method", "Method", "Metric", "Dataset"]
+    assert [family_type(t, families) for t in ("FooNet-3", "GPT", "top-1", "F1", "FID 1.73")] == [None] * 5
+    doc = nlp.make_doc("It beats frontier models (67% win rate vs. GPT-5) on BLEU-4.")
+    spans = [(doc.text.index(w), doc.text.index(w) + len(w), "Metric", 0.9) for w in ("GPT-5", "BLEU-4")]
+    assert sorted((m.text, m.type) for m in with_model([], spans, doc, frozenset(), families=families)) == [
+        ("BLEU-4", "Metric"), ("GPT-5", "Method")]
+    assert {m.type for m in with_model([], spans, doc, frozenset())} == {"Metric"}  # without the families
+
+
 def test_a_dataset_is_a_cue_of_its_data_modality(nlp):
     doc = nlp("We pretrain on WikiText-103 and predict properties of the molecules in QM9.")
     found = {(s.text, s.label_) for s in doc.spans[VOCABULARY_SPANS]}
@@ -293,6 +310,13 @@ def test_a_name_written_as_a_dataset_is_one_wherever_it_stands(nlp):
                  {"mBERT": "model", "XLMR": "model"}) == {"mBERT": {"Method"}, "XLMR": {"Method"}}
     assert typed("Baselines such as FooNet and BarNet fail on ImageNet.",
                  {"FooNet": "model", "BarNet": "model"}) == {"FooNet": {"Method"}, "BarNet": {"Method"}}
+    # a name the tagger read with its lower-case dataset noun is the dataset that noun heads, and so are the
+    # names listed before it; a capitalised noun is part of a name, which may be anything
+    assert typed("On AlphaSim-Easy, Gamma, BetaSim-3 suites and DeltaSim, it wins. BetaSim-3 suites are hard.",
+                 {"AlphaSim-Easy": "model", "Gamma": "model", "BetaSim-3 suites": "model", "DeltaSim": "model"}) == {
+        "AlphaSim-Easy": {"Dataset"}, "Gamma": {"Dataset"}, "BetaSim-3": {"Dataset"}, "DeltaSim": {"Method"}}
+    assert typed("We present Repository to Environment, a framework for coding agents.",
+                 {"Repository to Environment": "title-case"}) == {"Repository to Environment": {"Method"}}
     # a vocabulary concept keeps its type
     assert typed("We evaluate ResNet, a benchmark of vision models.", {"ResNet": "model"},
                  ResNet={"concept": "https://w3id.org/paperkg/id/method/resnet"}) == {"ResNet": {"Method"}}

@@ -40,6 +40,7 @@ from kg.extract.modality import in_passing, reported_modalities, working_modalit
 from kg.extract.tagger import trim_edges
 from kg.extract.types import Mention
 from kg.extract.vocab import Vocabulary, load_vocabulary
+from kg.keys import clean_label
 
 if TYPE_CHECKING:
     from kg.extract.tagger import TokenScores
@@ -116,6 +117,28 @@ def _is_named(text: str) -> bool:
 def _named_if_dataset(text: str, label: str) -> bool:
     """A dataset is a named one (the guidelines): :func:`_is_named`."""
     return label != "Dataset" or _is_named(text)
+
+
+#: a name that is another's with a version after it: "GPT-5", "Qwen2.5", "YOLOv8", "Llama 4", "MobileNet v1" (after
+#: a space a whole number: "FID 1.73" is a value)
+_VERSIONED = re.compile(r"(?P<base>.*?[A-Za-z])(?:-?v?\d+(?:\.\d+)*|\s+v?\d+)[a-z]?")
+
+
+def family_types(vocabulary: Vocabulary) -> dict[str, str]:
+    """The type of each capitalised written form of the vocabulary that names concepts of one type only
+    (lower case -> type): a later version of that name is of its type (:func:`family_type`)."""
+    types: dict[str, set[str]] = {}
+    for t in vocabulary.terms:
+        if not t.cue and any(c.isupper() for c in t.form):
+            types.setdefault(t.form.lower(), set()).add(t.type)
+    return {form: next(iter(ts)) for form, ts in types.items() if len(ts) == 1}
+
+
+def family_type(text: str, families: dict[str, str]) -> str | None:
+    """The type of the vocabulary name that ``text`` writes with a version after it ("GPT-5": GPT's, a Method),
+    or None."""
+    m = _VERSIONED.fullmatch(text)
+    return families.get(m.group("base").lower()) if m else None
 
 
 #: a hyphenated Title-Case word is a name ("Meta-World"), never a task
@@ -202,7 +225,8 @@ def abbreviations_as_read(found: list[Mention], spans: list) -> list[Mention]:
 def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozenset[str],
                span_scores: "TokenScores | None" = None, veto_rules: frozenset[str] = frozenset(),
                veto_below: float = 0.0, text: str | None = None,
-               readings: dict[str, tuple[str, ...]] | None = None) -> list[Mention]:
+               readings: dict[str, tuple[str, ...]] | None = None,
+               families: dict[str, str] | None = None) -> list[Mention]:
     """``found`` without the ``drop_rules`` mentions and those of a ``veto_rules`` rule the model scores
     under ``veto_below`` for their type wherever their form is written, plus a ``"model"`` mention per
     model span (``text``: the doc's text, when the caller has it).
@@ -218,6 +242,8 @@ def with_model(found: list[Mention], spans: list, doc: Doc, drop_rules: frozense
     text = doc.text if text is None else text  # spaCy builds it from the tokens on every access
     spans = [(*trim_edges(text, sp[0], sp[1]), *sp[2:]) for sp in spans]  # "pretrained transformer": a transformer
     spans = [sp for sp in spans if sp[1] > sp[0]]
+    if families:  # a known name's later version is what the name is: "vs. GPT-5" is no metric
+        spans = [(a, b, family_type(text[a:b], families) or label, *rest) for a, b, label, *rest in spans]
     if readings:
         found = as_read(found, spans, readings)
     found = abbreviations_as_read(found, spans)
@@ -369,19 +395,42 @@ RETYPED_RULES: frozenset[str] = frozenset({"model", "name", "title-case", "abbre
 def named_datasets(doc: Doc, mentions: list[Mention]) -> list[Mention]:
     """A name typed Method (by a :data:`RETYPED_RULES` rule, no vocabulary concept) that the text writes as a
     dataset's (:func:`kg.extract.terms.used_as_dataset`: "We introduce 3DOS: a novel testbed") is a Dataset,
-    wherever it or its short or long form is written."""
+    wherever it or its short or long form is written; so is a name read with its lower-case dataset noun
+    ("LIBERO-5 suites", the dataset LIBERO-5), and each name listed right before it."""
     def retypable(m: Mention) -> bool:
         return m.type == "Method" and not m.concept and m.rule in RETYPED_RULES
 
     forms: set[str] = set()
-    for m in mentions:
+    names: dict[str, int] = {}  # a name written with its dataset noun ("LIBERO-5 suites") -> the name's length
+    ordered = sorted(mentions)
+    for i, m in enumerate(ordered):
         if retypable(m) and _is_named(m.text):
             span = doc.char_span(m.start, m.end)
-            if span is not None and T.used_as_dataset(span):
+            if span is None:
+                continue
+            if T.used_as_dataset(span):
                 forms.update(f for f in (m.text, m.short_form, m.long_form) if f)
+            elif len(span) > 1 and span[-1].text.islower() and span[-1].lemma_ in DATASET_NOUNS and not span[-2].is_punct:
+                # "LIBERO-5 suites": the name's own head says what it is, and the names listed before it
+                # share that head ("SimplerEnv-Bridge, Fractal, LIBERO-5 suites"); the dataset is the name
+                forms.add(m.text)
+                names[m.text] = span[-2].idx + len(span[-2]) - m.start
+                end = m.start
+                for k in reversed(ordered[:i]):
+                    if k.end > end or not retypable(k) or not re.fullmatch(r"\s*,\s*", doc.text[k.end : end]):
+                        break
+                    forms.add(k.text)
+                    end = k.start
     if not forms:
         return mentions
-    return sorted({replace(m, type="Dataset") if retypable(m) and m.text in forms else m for m in mentions})
+
+    def as_dataset(m: Mention) -> Mention:
+        if m.text not in names:
+            return replace(m, type="Dataset")
+        end = m.start + names[m.text]
+        return replace(m, type="Dataset", end=end, text=clean_label(doc.text[m.start : end]))
+
+    return sorted({as_dataset(m) if retypable(m) and m.text in forms else m for m in mentions})
 
 
 class MentionResolver:
@@ -407,6 +456,7 @@ class MentionResolver:
         self.priorities = dict(RULE_PRIORITY if priorities is None else priorities)
         self.labels = {iri: c.label for iri, c in vocabulary.concepts.items()}
         self.readings = {iri: c.also_read_as for iri, c in vocabulary.concepts.items() if c.also_read_as}
+        self.families = family_types(vocabulary)
 
     def __call__(self, doc: Doc) -> Doc:
         found = list(doc._.candidates or [])
@@ -416,7 +466,8 @@ class MentionResolver:
         text = doc.text  # built from the tokens on every access: once
         if self.use_model:
             found = with_model(found, getattr(doc._, "model_spans", None) or [], doc, self.drop_rules,
-                               scores, self.veto_rules, self.veto_below, text, self.readings)
+                               scores, self.veto_rules, self.veto_below, text, self.readings,
+                               self.families)
         kept = [m for m in resolve_overlaps(found, self.priorities)
                 if keep_mention(m, self.single_task_from) and not modifier_alone(doc, m)
                 and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)
