@@ -48,8 +48,11 @@ def singular(word: str) -> str:
 
 def _key_parts(text: str) -> list[str]:
     text = unicodedata.normalize("NFKC", clean_label(text))
-    parts = [singular(_NOT_KEY_CHAR.sub("", w)) for w in _SPLIT.split(text)]
-    return [p.lower() for p in parts if p]
+    words = [_NOT_KEY_CHAR.sub("", w) for w in _SPLIT.split(text)]
+    words = [w for w in words if w]
+    if len(words) > 1:  # in a phrase a capitalised word is the word: "Binary Neural Networks", "EEG foundation Models"
+        words = [w.lower() if w[1:].islower() and w.isalpha() else w for w in words]
+    return [singular(w).lower() for w in words]
 
 
 @lru_cache(maxsize=1 << 19)

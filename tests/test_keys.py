@@ -28,6 +28,16 @@ def test_a_name_in_capitals_is_not_a_mixed_case_plural() -> None:
     assert readable_key("equivariant uMLIPs") == "equivariant-umlip"
 
 
+def test_a_phrase_in_title_case_keys_as_in_lower_case() -> None:
+    assert norm_key("Binary Neural Networks") == norm_key("binary neural networks") == norm_key("binary neural network")
+    assert readable_key("EEG foundation Models") == readable_key("EEG foundation models") == "eeg-foundation-model"
+    assert norm_key("Markov Chains") == norm_key("Markov chain")
+    # alone, a capitalised word may be a name that ends in s ("Atlas", "Adams"): its letters stay
+    assert norm_key("Adams") != norm_key("Adam") and norm_key("Transformers") == "transformers"
+    # a name inside a phrase keeps its letters ("ViTs" folds as a name's plural, "VITS" stays)
+    assert norm_key("large ViTs") == norm_key("large ViT") and norm_key("large VITS") != norm_key("large ViTs")
+
+
 def test_clean_label_drops_latex() -> None:
     assert clean_label("$\\mathtt{VITS}$") == "VITS"
     assert clean_label("  graph\n neural  networks, ") == "graph neural networks"
