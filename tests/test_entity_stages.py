@@ -132,7 +132,8 @@ def test_a_known_name_with_a_version_after_it_is_of_that_names_type(nlp):
     # case decides nothing
     assert [family_type(t, families) for t in ("GPT-5", "Llama 4", "ResNet-152", "Qwen2.5", "BLEU-4", "ImageNet-1k")] \
         == ["Method", "Method", "Method", "Method", "Metric", "Dataset"]
-    assert [family_type(t, families) for t in ("FooNet-3", "GPT", "top-1", "F1", "FID 1.73")] == [None] * 5
+    assert [family_type(t, families) for t in ("FooNet-3", "GPT", "top-1", "F1", "FID 1.73", "gpt-5", "map 3")] \
+        == [None] * 7
     doc = nlp.make_doc("It beats frontier models (67% win rate vs. GPT-5) on BLEU-4.")
     spans = [(doc.text.index(w), doc.text.index(w) + len(w), "Metric", 0.9) for w in ("GPT-5", "BLEU-4")]
     assert sorted((m.text, m.type) for m in with_model([], spans, doc, frozenset(), families=families)) == [
@@ -312,11 +313,24 @@ def test_a_name_written_as_a_dataset_is_one_wherever_it_stands(nlp):
                  {"FooNet": "model", "BarNet": "model"}) == {"FooNet": {"Method"}, "BarNet": {"Method"}}
     # a name the tagger read with its lower-case dataset noun is the dataset that noun heads, and so are the
     # names listed before it; a capitalised noun is part of a name, which may be anything
-    assert typed("On AlphaSim-Easy, Gamma, BetaSim-3 suites and DeltaSim, it wins. BetaSim-3 suites are hard.",
-                 {"AlphaSim-Easy": "model", "Gamma": "model", "BetaSim-3 suites": "model", "DeltaSim": "model"}) == {
+    assert typed("On AlphaSim-Easy, Gamma, BetaSim-3 suites and DeltaSim, it wins. BetaSim-3 is hard.",
+                 {"AlphaSim-Easy": "model", "Gamma": "model", "BetaSim-3 suites": "model", "BetaSim-3": "model",
+                  "DeltaSim": "model"}) == {
         "AlphaSim-Easy": {"Dataset"}, "Gamma": {"Dataset"}, "BetaSim-3": {"Dataset"}, "DeltaSim": {"Method"}}
     assert typed("We present Repository to Environment, a framework for coding agents.",
                  {"Repository to Environment": "title-case"}) == {"Repository to Environment": {"Method"}}
+    # not a field's acronym, a possessive, a weak noun in the singular without "the", a word that names
+    # nothing, nor one name before a comma
+    assert typed("SSL benchmarks are solved by FooBench's datasets in a PyFlow environment.",
+                 {"SSL benchmarks": "model", "FooBench's datasets": "model", "PyFlow environment": "model"}) == {
+        "SSL benchmarks": {"Method"}, "FooBench's datasets": {"Method"}, "PyFlow environment": {"Method"}}
+    assert typed("We compare transformers, FooNet, BarSim-3 suites. Unlike FooNet, BazSim-2 suites are hard.",
+                 {"transformers": "model", "FooNet": "model", "BarSim-3 suites": "model",
+                  "BazSim-2 suites": "model"}) == {"transformers": {"Method"}, "FooNet": {"Method"},
+                                                   "BarSim-3": {"Dataset"}, "BazSim-2": {"Dataset"}}
+    assert typed("We run the MAGICAL suite and MuJoCo environments.",
+                 {"MAGICAL suite": "model", "MuJoCo environments": "model"}) == {
+        "MAGICAL": {"Dataset"}, "MuJoCo": {"Dataset"}}
     # a vocabulary concept keeps its type
     assert typed("We evaluate ResNet, a benchmark of vision models.", {"ResNet": "model"},
                  ResNet={"concept": "https://w3id.org/paperkg/id/method/resnet"}) == {"ResNet": {"Method"}}

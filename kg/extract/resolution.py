@@ -7,8 +7,8 @@ modality cues) on ``doc._.candidates``; this stage (``paperkg_resolution``) deci
 1. one type per vocabulary form (:func:`one_type_per_form`: "ASR" is a task or a metric), and of two crossing
    vocabulary terms the narrower concept (:func:`narrowest_terms`: "Vision Transformer architectures");
 2. the entity tagger's spans join as mentions (not links, units after numbers, datasets without a capital
-   or digit, tasks shaped like a coined name) and its type wins over a heuristic rule's on the same
-   characters; heuristic mentions it scores unlikely are vetoed (:func:`with_model`); a vocabulary concept
+   or digit, tasks shaped like a coined name; a vocabulary name with a version after it, "GPT-5", of that
+   name's type: :func:`family_type`) and its type wins over a heuristic rule's on the same characters; heuristic mentions it scores unlikely are vetoed (:func:`with_model`); a vocabulary concept
    of two readings (``kg:alsoReadAs``) and an abbreviation a rule typed by its words take the type more of
    its spans read in the paper (:func:`as_read`, :func:`abbreviations_as_read`);
 3. one mention per overlapping group, by rule priority (:func:`resolve_overlaps`, ``priorities`` in the
@@ -30,7 +30,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from kg.extract import terms as T
 from kg.extract.abbreviations import paired_mentions
@@ -120,7 +120,7 @@ def _named_if_dataset(text: str, label: str) -> bool:
 
 
 #: a name that is another's with a version after it: "GPT-5", "Qwen2.5", "YOLOv8", "Llama 4", "MobileNet v1" (after
-#: a space a whole number: "FID 1.73" is a value)
+#: a space a whole number only: "FID 1.73" is a value, so "Llama 3.1" is left to the vocabulary's forms)
 _VERSIONED = re.compile(r"(?P<base>.*?[A-Za-z])(?:-?v?\d+(?:\.\d+)*|\s+v?\d+)[a-z]?")
 
 
@@ -138,7 +138,9 @@ def family_type(text: str, families: dict[str, str]) -> str | None:
     """The type of the vocabulary name that ``text`` writes with a version after it ("GPT-5": GPT's, a Method),
     or None."""
     m = _VERSIONED.fullmatch(text)
-    return families.get(m.group("base").lower()) if m else None
+    if m is None or m.group("base").islower():
+        return None  # "map 3", "dice 2": a word in lower case is no name
+    return families.get(m.group("base").lower())
 
 
 #: a hyphenated Title-Case word is a name ("Meta-World"), never a task
@@ -392,16 +394,34 @@ def resolve_overlaps(mentions: list[Mention], priorities: dict[str, int] | None 
 RETYPED_RULES: frozenset[str] = frozenset({"model", "name", "title-case", "abbreviation", "abbreviation-use"})
 
 
+def headed_name(span: Span) -> Span | None:
+    """The name of a span read with its own lower-case dataset noun ("LIBERO-5 suites": LIBERO-5), or None. Not
+    a field's short acronym ("SSL benchmarks"), a possessive ("FooBench's datasets"), nor a name before a noun
+    that also names other things unless the noun is plural or "the" comes first ("a Python environment" names
+    none; "MuJoCo environments" and "the MAGICAL suite" do)."""
+    if len(span) < 2:
+        return None
+    noun, name, doc = span[-1], span[:-1], span.doc
+    if not noun.text.islower() or noun.lemma_ not in DATASET_NOUNS or name[-1].is_punct or name[-1].tag_ == "POS":
+        return None
+    if name.text.isalpha() and name.text.isupper() and len(name.text) <= 4:
+        return None
+    if noun.lemma_ in WEAK_DATASET_NOUNS and noun.text == noun.lemma_ and doc[span.start - 1 : span.start].text.lower() != "the":
+        return None
+    return name
+
+
 def named_datasets(doc: Doc, mentions: list[Mention]) -> list[Mention]:
     """A name typed Method (by a :data:`RETYPED_RULES` rule, no vocabulary concept) that the text writes as a
     dataset's (:func:`kg.extract.terms.used_as_dataset`: "We introduce 3DOS: a novel testbed") is a Dataset,
-    wherever it or its short or long form is written; so is a name read with its lower-case dataset noun
-    ("LIBERO-5 suites", the dataset LIBERO-5), and each name listed right before it."""
+    wherever it or its short or long form is written; so is a name read with its dataset noun
+    (:func:`headed_name`: "LIBERO-5 suites", the dataset LIBERO-5) and, where two or more names are listed
+    right before it with commas, each of those ("SimplerEnv-Bridge, Fractal, LIBERO-5 suites")."""
     def retypable(m: Mention) -> bool:
         return m.type == "Method" and not m.concept and m.rule in RETYPED_RULES
 
     forms: set[str] = set()
-    names: dict[str, int] = {}  # a name written with its dataset noun ("LIBERO-5 suites") -> the name's length
+    names: dict[str, tuple[int, str]] = {}  # a name read with its dataset noun -> the name's length and label
     ordered = sorted(mentions)
     for i, m in enumerate(ordered):
         if retypable(m) and _is_named(m.text):
@@ -410,25 +430,28 @@ def named_datasets(doc: Doc, mentions: list[Mention]) -> list[Mention]:
                 continue
             if T.used_as_dataset(span):
                 forms.update(f for f in (m.text, m.short_form, m.long_form) if f)
-            elif len(span) > 1 and span[-1].text.islower() and span[-1].lemma_ in DATASET_NOUNS and not span[-2].is_punct:
-                # "LIBERO-5 suites": the name's own head says what it is, and the names listed before it
-                # share that head ("SimplerEnv-Bridge, Fractal, LIBERO-5 suites"); the dataset is the name
-                forms.add(m.text)
-                names[m.text] = span[-2].idx + len(span[-2]) - m.start
-                end = m.start
+            elif (name := headed_name(span)) is not None:
+                names[m.text] = (name.end_char - m.start, clean_label(name.text))
+                forms.update((m.text, names[m.text][1]))
+                listed, end = [], m.start
                 for k in reversed(ordered[:i]):
-                    if k.end > end or not retypable(k) or not re.fullmatch(r"\s*,\s*", doc.text[k.end : end]):
+                    if k.start >= m.start:
+                        continue  # a mention inside this one ("LIBERO-5" of "LIBERO-5 suites")
+                    if k.end > end or not retypable(k) or not _is_named(k.text) \
+                            or not re.fullmatch(r"\s*,\s*", doc.text[k.end : end]):
                         break
-                    forms.add(k.text)
+                    listed.append(k.text)
                     end = k.start
+                if len(listed) > 1:  # "Unlike FooNet, BarSim suites ...": one name before a comma is no list
+                    forms.update(listed)
     if not forms:
         return mentions
 
     def as_dataset(m: Mention) -> Mention:
         if m.text not in names:
             return replace(m, type="Dataset")
-        end = m.start + names[m.text]
-        return replace(m, type="Dataset", end=end, text=clean_label(doc.text[m.start : end]))
+        length, label = names[m.text]
+        return replace(m, type="Dataset", end=m.start + length, text=label)
 
     return sorted({as_dataset(m) if retypable(m) and m.text in forms else m for m in mentions})
 
