@@ -8,9 +8,10 @@ modality cues) on ``doc._.candidates``; this stage (``paperkg_resolution``) deci
    vocabulary terms the narrower concept (:func:`narrowest_terms`: "Vision Transformer architectures");
 2. the entity tagger's spans join as mentions (not links, units after numbers, datasets without a capital
    or digit, tasks shaped like a coined name; a vocabulary name with a version after it, "GPT-5", of that
-   name's type: :func:`family_type`) and its type wins over a heuristic rule's on the same characters; heuristic mentions it scores unlikely are vetoed (:func:`with_model`); a vocabulary concept
-   of two readings (``kg:alsoReadAs``) and an abbreviation a rule typed by its words take the type more of
-   its spans read in the paper (:func:`as_read`, :func:`abbreviations_as_read`);
+   name's type: :func:`family_type`) and its type wins over a heuristic rule's on the same characters;
+   heuristic mentions it scores unlikely are vetoed (:func:`with_model`); a vocabulary concept of two
+   readings (``kg:alsoReadAs``) and an abbreviation a rule typed by its words take the type more of its
+   spans read in the paper (:func:`as_read`, :func:`abbreviations_as_read`);
 3. one mention per overlapping group, by rule priority (:func:`resolve_overlaps`, ``priorities`` in the
    component's configuration);
 4. the filters of what is no entity (:func:`keep_mention`, run-in headings, numeric precision, a time that is a
@@ -406,7 +407,8 @@ def headed_name(span: Span) -> Span | None:
         return None
     if name.text.isalpha() and name.text.isupper() and len(name.text) <= 4:
         return None
-    if noun.lemma_ in WEAK_DATASET_NOUNS and noun.text == noun.lemma_ and doc[span.start - 1 : span.start].text.lower() != "the":
+    the = doc[span.start - 1 : span.start].text.lower() == "the"
+    if noun.lemma_ in WEAK_DATASET_NOUNS and noun.text == noun.lemma_ and not the:
         return None
     return name
 
@@ -433,12 +435,12 @@ def named_datasets(doc: Doc, mentions: list[Mention]) -> list[Mention]:
             elif (name := headed_name(span)) is not None:
                 names[m.text] = (name.end_char - m.start, clean_label(name.text))
                 forms.update((m.text, names[m.text][1]))
-                listed, end = [], m.start
+                listed, end, text = [], m.start, doc.text
                 for k in reversed(ordered[:i]):
                     if k.start >= m.start:
                         continue  # a mention inside this one ("LIBERO-5" of "LIBERO-5 suites")
                     if k.end > end or not retypable(k) or not _is_named(k.text) \
-                            or not re.fullmatch(r"\s*,\s*", doc.text[k.end : end]):
+                            or not re.fullmatch(r"\s*,\s*", text[k.end : end]):
                         break
                     listed.append(k.text)
                     end = k.start
