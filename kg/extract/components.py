@@ -88,11 +88,10 @@ class EntityRecognizer:
                 out.setdefault((m.start, m.end), m.type)
         return out
 
-    def type_of_abbreviation(self, long: Span, termed: dict[tuple[int, int], str] | None = None) -> str | None:
+    @staticmethod
+    def type_of_abbreviation(long: Span, termed: dict[tuple[int, int], str]) -> str | None:
         """The entity type of an abbreviation definition, or None when it names no entity (``termed``: the
-        doc's :meth:`vocabulary_types`, when the caller has them)."""
-        if termed is None:
-            termed = self.vocabulary_types(self.vocabulary_mentions(long.doc))
+        doc's :meth:`vocabulary_types`)."""
         # the long form decides; a short form alone may stand for something else ("CT")
         if (long.start_char, long.end_char) in termed:
             return termed[(long.start_char, long.end_char)]
