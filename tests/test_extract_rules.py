@@ -185,6 +185,34 @@ def test_a_word_before_a_hyphen_is_no_part_of_a_proposed_name(nlp):
     assert found == "MLPX"
 
 
+@pytest.mark.parametrize("text, name", [
+    # the proposing clause ends at "for", but the long form it starts runs on to a short form
+    ("In this paper, we propose a novel layered generative model for noisy label learning (LGNLL), which learns "
+     "both levels.", "LGNLL"),
+    # a short form defined right after "our" (and a participle or adjective), or bracketed after "our model"
+    ("Our Spherical Graph Embedding model (SphereGE) learns relation-specific parameters.", "SphereGE"),
+    ("By adding domain knowledge, our proposed model (DC-VAE) uncovers the distribution of the data.", "DC-VAE"),
+])
+def test_a_short_form_defined_where_the_authors_introduce_something_is_proposed(nlp, text, name):
+    from kg.extract.proposals import find_proposals
+
+    doc = nlp(text)
+    proposed, found = find_proposals(doc, list(doc._.mentions))
+    assert found == name and name in {p.text for p in proposed}
+
+
+@pytest.mark.parametrize("text", [
+    "We propose a method for reinforcement learning (RL) in sparse-reward games.",  # the long form is what it is for
+    "Our approach uses reinforcement learning (RL) to tune the step size.",  # "our" is not right before the long form
+])
+def test_a_short_form_defined_elsewhere_in_the_sentence_is_not_proposed(nlp, text):
+    from kg.extract.proposals import find_proposals
+
+    doc = nlp(text)
+    proposed, _ = find_proposals(doc, list(doc._.mentions))
+    assert "RL" not in {p.text for p in proposed}
+
+
 def test_a_bracketed_name_after_a_proposed_phrase_is_its_short_name(nlp):
     doc = nlp("In this paper, we propose Reducing Item Discrepancy (RidCDR) model on solving cross domain recommendation.")
     assert extract_doc(doc).name == "RidCDR"

@@ -157,3 +157,21 @@ def test_written_count_counts_whole_written_forms(text, form, expected):
     from kg.extract.proposal_model import written_count
 
     assert written_count(text, form) == expected
+
+
+def test_paper_features_set_an_entity_apart_among_the_papers_own(nlp):
+    """The first coined name, written first in the first sentence where the authors propose and defined
+    there, against a later name and a phrase outside that sentence."""
+    from kg.extract.proposal_model import paper_features, self_cue_sentences
+    from kg.extract.relation_model import entities
+
+    doc = nlp("Graph learning is hard. We propose Spectral Graph Embedding (SGE), a new model. "
+              "SGE beats KGE-Net on link prediction.")
+    sents = list(doc.sents)
+    cues = self_cue_sentences(sents)
+    assert cues == [1]
+    ents = entities(doc, list(doc._.mentions))
+    by_form = {f: e for e in ents for f in e.forms}
+    assert paper_features(by_form["sge"], ents, cues) == {"namerank=0", "in-first-selfcue", "first-in-first-selfcue",
+                                                          "def-in-selfcue"}
+    assert paper_features(by_form["kge net"], ents, cues) == {"namerank=1"}

@@ -49,7 +49,7 @@ COMPONENT_CONFIG: dict[str, dict] = {
 }
 
 #: Bump when extraction rules change, so cached extractions are invalidated.
-PIPELINE_VERSION = "49"
+PIPELINE_VERSION = "50"
 
 
 def find_model() -> str:

@@ -72,16 +72,48 @@ def written_count(text: str, form: str) -> int:
     return sum(1 for _ in T.written_at(text, form))
 
 
+def self_cue_sentences(sents: Sequence[Span]) -> list[int]:
+    """The indices of the sentences where the authors speak with a proposing or naming word ("we propose")."""
+    return [i for i, sent in enumerate(sents)
+            if {x.lower_ for x in sent} & _SELF and {x.lemma_.lower() for x in sent} & _CUES]
+
+
+def _is_named(e: Entity) -> bool:
+    return any(T.is_name(m.short_form or m.text) for m in e.mentions)
+
+
+def paper_features(e: Entity, ents: Sequence[Entity], cues: Sequence[int]) -> set[str]:
+    """What sets entity ``e`` apart among the paper's ``ents``: its rank among the coined names in text
+    order (and whether it is the only one), whether it is written in the first sentence where the authors
+    propose (``cues``: :func:`self_cue_sentences`), first there, and whether it is defined there ("we
+    propose X (Y)")."""
+    f: set[str] = set()
+    if _is_named(e):
+        named = sorted((x for x in ents if x.type in PROPOSABLE and _is_named(x)), key=lambda x: x.mentions[0].start)
+        f.add(f"namerank={min(next((i for i, x in enumerate(named) if x is e), 2), 2)}")
+        if len(named) == 1:
+            f.add("only-name")
+    if cues and cues[0] in e.sentences:
+        f.add("in-first-selfcue")
+        if min(e.sentences) == cues[0]:
+            f.add("first-in-first-selfcue")
+    if any(m.short_form and m.long_form and si in cues for m, (_, _, si) in zip(e.mentions, e.tokens)):
+        f.add("def-in-selfcue")
+    return f
+
+
 def entity_features(doc: Doc, e: Entity, ents: Sequence[Entity], name: str | None,
-                    sents: Sequence[Span] | None = None, text: str | None = None) -> list[str]:
+                    sents: Sequence[Span] | None = None, text: str | None = None,
+                    cues: Sequence[int] | None = None) -> list[str]:
     """The named features of entity ``e`` of ``doc`` (``ents``: all the paper's entities; ``name``: the
-    name the proposal rules chose; ``sents`` and ``text``: the doc's sentences and text, when the caller
-    has them: spaCy builds both anew at every access). Binary; the union over its mentions, each also
-    conjoined with its type."""
+    name the proposal rules chose; ``sents``, ``text`` and ``cues``: the doc's sentences, text and
+    :func:`self_cue_sentences`, when the caller has them: spaCy builds the first two anew at every access).
+    Binary; the union over its mentions, each also conjoined with its type."""
     sents = list(doc.sents) if sents is None else sents
     text = doc.text if text is None else text
+    cues = self_cue_sentences(sents) if cues is None else cues
     t = e.type
-    f: set[str] = {f"type={t}", f"count={_bucket(len(e.mentions))}"}
+    f: set[str] = {f"type={t}", f"count={_bucket(len(e.mentions))}", *paper_features(e, ents, cues)}
     f |= {f"rule={m.rule}" for m in e.mentions}
     if e.proposed:
         f.add("ruleprop")
@@ -208,7 +240,8 @@ def scored_entities(doc: Doc, mentions: list[Mention], name: str | None,
     if not cands:
         return []
     sents, text = list(doc.sents), doc.text
-    probs = model.probabilities([entity_features(doc, e, ents, name, sents, text) for e in cands])
+    cues = self_cue_sentences(sents)
+    probs = model.probabilities([entity_features(doc, e, ents, name, sents, text, cues) for e in cands])
     return [(e, float(p[model.classes.index("PROP")])) for e, p in zip(cands, probs)]
 
 

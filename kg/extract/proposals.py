@@ -118,6 +118,17 @@ def _name_spans(doc: Doc, tokens: list[Token], mentions: list[Mention]) -> list[
     return sorted(_extend(doc, s) for s in spans)
 
 
+def _defined_after(doc: Doc, window: list[Token]) -> list[Span]:
+    """Short forms defined in the clause ``window``, or right after it where it was cut short, of long forms
+    starting in it: "we propose a decaying momentum (Demon) rule", "we propose a novel generative model for
+    partial label learning (MGPLL)"."""
+    if not window:
+        return []
+    lo, hi = window[0].i, window[-1].i
+    return [a.short for a in doc._.abbreviations or []
+            if lo <= a.long.start <= hi and a.short.sent.start == window[0].sent.start]
+
+
 def _is_variable(word: str) -> bool:
     """Is ``word`` written as a variable: one letter or a Greek letter's name ("i", "k", "beta")?"""
     return len(word) == 1 and word.isalpha() or word.lower() in GREEK_LETTERS
@@ -242,7 +253,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         window = _window(doc, tok)
         if not window:
             continue
-        names = [s for s in _name_spans(doc, window, mentions)
+        names = [s for s in _name_spans(doc, window, mentions) + _defined_after(doc, window)
                  if not _written_before(doc, s, tok.sent.start)]
         naming_at = [t.i for t in window if t.lemma_.lower() in NAMING_VERBS and t.tag_ == "VBN"]
         lemmas = {t.lemma_.lower() for t in window}
@@ -267,16 +278,22 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         if tok.lower_ != "our":
             continue
         j = tok.i + 1
-        while j < min(len(doc) - 1, tok.i + 3) and doc[j].pos_ == "ADJ":
+        while j < min(len(doc) - 1, tok.i + 3) and (doc[j].pos_ == "ADJ" or doc[j].tag_ == "VBN"):
             j += 1
         noun = doc[j].lemma_.lower() if j < len(doc) else ""
-        comma = j + 1 < len(doc) and doc[j + 1].text == ","
+        kind = "Dataset" if noun in DATASET_NOUNS else "Metric" if noun in METRIC_NOUNS else "Method"
+        comma = j + 1 < len(doc) and doc[j + 1].text in {",", "("}
         k = j + 1 + comma
         if noun in OWN_NOUNS and k < len(doc) and T.is_name(doc[k].text):
             span = _extend(doc, doc[k : k + 1])
             if comma and not (span.end < len(doc) and doc[span.end].text in {",", "(", ")", ";"}):
                 continue  # "our method, BERT requires ...": a new clause, not the method's name
-            add(span, "Dataset" if noun in DATASET_NOUNS else "Metric" if noun in METRIC_NOUNS else "Method")
+            add(span, kind)
+        for a in doc._.abbreviations or []:  # a defined name: "our Multi-Relational Poincaré model (MuRP)"
+            if a.long.start in {tok.i + 1, j} and T.is_name(a.short.text):
+                head = a.long[-1].lemma_.lower()
+                add(a.short, T.name_suffix_type(a.short.text) or (
+                    "Dataset" if head in DATASET_NOUNS else "Metric" if head in METRIC_NOUNS else "Method"))
     # names that extend a proposed name: "RoboInter" -> "RoboInter-VQA", "RoboInter-Data"
     stems = {p.text.split()[0].split("-")[0] for p in proposed.values() if T.is_name(p.text.split()[0])}
     for span in T.name_candidates(doc):
