@@ -76,11 +76,7 @@ def _descriptor(doc: Doc, span: Span) -> str | None:
             hyphenated = k + 1 < len(doc) and doc[k + 1].text in {"-", "–"} and not doc[k].whitespace_
             if doc[k].pos_ == "NOUN" and not hyphenated and (k + 1 >= len(doc) or doc[k + 1].pos_ != "NOUN"):
                 lemma = doc[k].lemma_.lower()
-                if lemma in DATASET_NOUNS or lemma in {"resource", "dataset", "suite"}:
-                    return "Dataset"
-                if lemma in METRIC_NOUNS:
-                    return "Metric"
-                return "Method"
+                return "Dataset" if lemma in {"resource", "dataset", "suite"} else _noun_type(lemma)
             if doc[k].text in {",", ")"} and k > span.end + 1:
                 break
             k += 1
@@ -127,6 +123,11 @@ def _defined_after(doc: Doc, window: list[Token]) -> list[Span]:
     lo, hi = window[0].i, window[-1].i
     return [a.short for a in doc._.abbreviations or []
             if lo <= a.long.start <= hi and a.short.sent.start == window[0].sent.start]
+
+
+def _noun_type(lemma: str) -> str:
+    """The type of what a noun describes: a dataset noun's Dataset, a metric noun's Metric, else Method."""
+    return "Dataset" if lemma in DATASET_NOUNS else "Metric" if lemma in METRIC_NOUNS else "Method"
 
 
 def _is_variable(word: str) -> bool:
@@ -281,7 +282,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         while j < min(len(doc) - 1, tok.i + 3) and (doc[j].pos_ == "ADJ" or doc[j].tag_ == "VBN"):
             j += 1
         noun = doc[j].lemma_.lower() if j < len(doc) else ""
-        kind = "Dataset" if noun in DATASET_NOUNS else "Metric" if noun in METRIC_NOUNS else "Method"
+        kind = _noun_type(noun)
         comma = j + 1 < len(doc) and doc[j + 1].text in {",", "("}
         k = j + 1 + comma
         if noun in OWN_NOUNS and k < len(doc) and T.is_name(doc[k].text):
@@ -291,9 +292,7 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
             add(span, kind)
         for a in doc._.abbreviations or []:  # a defined name: "our Multi-Relational Poincaré model (MuRP)"
             if a.long.start in {tok.i + 1, j} and T.is_name(a.short.text):
-                head = a.long[-1].lemma_.lower()
-                add(a.short, T.name_suffix_type(a.short.text) or (
-                    "Dataset" if head in DATASET_NOUNS else "Metric" if head in METRIC_NOUNS else "Method"))
+                add(a.short, T.name_suffix_type(a.short.text) or _noun_type(a.long[-1].lemma_.lower()))
     # names that extend a proposed name: "RoboInter" -> "RoboInter-VQA", "RoboInter-Data"
     stems = {p.text.split()[0].split("-")[0] for p in proposed.values() if T.is_name(p.text.split()[0])}
     for span in T.name_candidates(doc):
