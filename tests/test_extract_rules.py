@@ -638,6 +638,15 @@ def test_the_paper_is_named_by_the_short_form_of_what_it_proposes_without_a_rule
     assert {(m.text, m.short_form) for m in doc._.proposed} == {("decaying momentum", "Demon"), ("Demon", "Demon")}
 
 
+@pytest.mark.parametrize("text, metrics", [
+    ("We further use it to examine how training factors (e.g., learning rate) relate to richness.", set()),
+    ("Our analysis shows that a larger dropout rate and a smaller learning rate improve the F1 score.", {"F1 score"}),
+])
+def test_a_training_setting_is_no_metric(nlp, text, metrics):
+    """A hyperparameter the paper chooses is no evaluation metric, whatever the tagger reads ("learning rate")."""
+    assert {m.text for m in extract_doc(nlp(text)).mentions if m.type == "Metric"} == metrics
+
+
 @pytest.mark.parametrize("text, word, modifier", [
     ("Sparse and low-precision quantized integers.", "precision", True),
     ("A high-accuracy classifier.", "accuracy", True),

@@ -36,12 +36,12 @@ from spacy.tokens import Doc, Span
 from kg.extract import terms as T
 from kg.extract.abbreviations import paired_mentions
 from kg.extract.extensions import register_extensions
-from kg.extract.lexicon import DATASET_NOUNS, WEAK_DATASET_NOUNS
+from kg.extract.lexicon import DATASET_NOUNS, HYPERPARAMETERS, WEAK_DATASET_NOUNS
 from kg.extract.modality import in_passing, reported_modalities, working_modalities
 from kg.extract.tagger import trim_edges
 from kg.extract.types import Mention
 from kg.extract.vocab import Vocabulary, load_vocabulary
-from kg.keys import clean_label
+from kg.keys import clean_label, norm_key
 
 if TYPE_CHECKING:
     from kg.extract.tagger import TokenScores
@@ -311,6 +311,8 @@ def keep_mention(m: Mention, single_task_from: float | None = None) -> bool:
         return False  # markup or a citation, not a name
     if m.type == "Modality" and not m.concept:
         return False  # every modality is a concept of the modality scheme
+    if m.type == "Metric" and norm_key(m.text) in HYPERPARAMETERS:
+        return False  # "the learning rate": a setting the paper chooses, not a metric it evaluates by
     if m.rule == "name" and len(m.text) <= 3 and m.text.isupper():
         return False
     if m.type == "Task" and " " not in m.text.strip() and "-" not in m.text and not m.long_form and m.text.islower() \
