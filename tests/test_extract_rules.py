@@ -638,6 +638,21 @@ def test_the_paper_is_named_by_the_short_form_of_what_it_proposes_without_a_rule
     assert {(m.text, m.short_form) for m in doc._.proposed} == {("decaying momentum", "Demon"), ("Demon", "Demon")}
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Experiments on GLUE/SuperGLUE and CIFAR-10/100 show gains over AlexNet/VGG-16 baselines.",
+     {("GLUE", "Dataset"), ("SuperGLUE", "Dataset"), ("CIFAR-10/100", "Dataset"), ("AlexNet", "Method"),
+      ("VGG-16", "Method")}),
+    # an arrow joins a source and a target domain; LaTeX's arrow is dropped from the label, not the split
+    ("We adapt from MNIST$\\to$SVHN and from CIFAR-10/CIFAR-100.",
+     {("MNIST", "Dataset"), ("SVHN", "Dataset"), ("CIFAR-10", "Dataset"), ("CIFAR-100", "Dataset")}),
+])
+def test_names_joined_by_a_slash_or_an_arrow_are_split(nlp, text, expected):
+    """Two whole names joined are two entities, each of its vocabulary type; a number after the slash
+    ("CIFAR-10/100") keeps the name whole, as the annotators do."""
+    found = {(m.text, m.type) for m in extract_doc(nlp(text)).mentions if m.type in {"Method", "Dataset"}}
+    assert found == expected
+
+
 @pytest.mark.parametrize("text, metrics", [
     ("We further use it to examine how training factors (e.g., learning rate) relate to richness.", set()),
     ("Our analysis shows that a larger dropout rate and a smaller learning rate improve the F1 score.", {"F1 score"}),

@@ -415,6 +415,33 @@ def headed_name(span: Span) -> Span | None:
     return name
 
 
+#: What joins two names written as one: a slash or an arrow ("CIFAR-10/CIFAR-100", "MNIST$\\to$SVHN")
+_JOINED = re.compile(r"\s*(?:/|\u2192|->|\$\\(?:to|rightarrow)\$)\s*")
+
+
+def split_joined(mentions: list[Mention], text: str, families: dict[str, str]) -> list[Mention]:
+    """``mentions`` with a method or dataset that joins whole names by a slash or an arrow split into them,
+    each at its own characters of ``text`` and of its vocabulary type where it is a vocabulary name
+    (``families``: :func:`family_types`): "GLUE/SuperGLUE" is GLUE and SuperGLUE, "MNIST$\\to$SVHN" (whose
+    label drops the LaTeX) the datasets MNIST and SVHN. Not a vocabulary form ("CNN/Daily Mail"), and not a
+    name with a number after the slash ("CIFAR-10/100", "CLIP-L/14"), which the annotators keep whole."""
+    out = []
+    for m in mentions:
+        written = text[m.start:m.end]
+        joins = list(_JOINED.finditer(written)) if m.type in {"Method", "Dataset"} and not m.concept else []
+        bounds = [0, *(b for j in joins for b in j.span()), len(written)]
+        parts = [(m.start + a, m.start + b) for a, b in zip(bounds[::2], bounds[1::2])]
+        if not joins or not all(clean_label(text[a:b]) and T.is_name(clean_label(text[a:b]).split()[-1])
+                                for a, b in parts):
+            out.append(m)
+            continue
+        for a, b in parts:
+            label = clean_label(text[a:b])
+            kind = families.get(label.lower()) or family_type(label, families) or m.type
+            out.append(replace(m, start=a, end=b, text=label, type=kind))
+    return out
+
+
 def named_datasets(doc: Doc, mentions: list[Mention]) -> list[Mention]:
     """A name typed Method (by a :data:`RETYPED_RULES` rule, no vocabulary concept) that the text writes as a
     dataset's (:func:`kg.extract.terms.used_as_dataset`: "We introduce 3DOS: a novel testbed") is a Dataset,
@@ -499,7 +526,7 @@ class MentionResolver:
                 if keep_mention(m, self.single_task_from) and not modifier_alone(doc, m)
                 and not (m.type == "Metric" and (T.is_heading(m, text) or T.numeric_precision(doc, m)
                                                   or T.hyphen_modifier(doc, m) or T.time_of_phase(doc, m)))]
-        kept = paired_mentions(kept, doc._.abbreviations or [])
+        kept = paired_mentions(split_joined(kept, text, self.families), doc._.abbreviations or [])
         kept = named_datasets(doc, T.list_types(T.specialised_fields(kept, self.labels), text))
         kept = [m for m in kept if not (m.type == "Method" and m.rule == "vocabulary" and in_passing(doc, m))]
         # a set: the two modalities a dataset cues may be reported as one ("lidar" and "point cloud")
