@@ -83,10 +83,11 @@ def _is_named(e: Entity) -> bool:
 
 
 def paper_features(e: Entity, ents: Sequence[Entity], cues: Sequence[int]) -> set[str]:
-    """What sets entity ``e`` apart among the paper's ``ents``: its rank among the coined names in text
-    order (and whether it is the only one), whether it is written in the first sentence where the authors
-    propose (``cues``: :func:`self_cue_sentences`), first there, and whether it is defined there ("we
-    propose X (Y)")."""
+    """What sets entity ``e`` apart among the paper's ``ents``: its rank, in text order, among the paper's
+    entities written as names (known ones too: "GNNs" before "FastPool"), and whether it is the only one;
+    whether it is written in the first sentence where the authors speak with a proposing word (``cues``:
+    :func:`self_cue_sentences`), and first there; whether it is defined in any such sentence ("we propose
+    X (Y)")."""
     f: set[str] = set()
     if _is_named(e):
         named = sorted((x for x in ents if x.type in PROPOSABLE and _is_named(x)), key=lambda x: x.mentions[0].start)

@@ -116,13 +116,13 @@ def _name_spans(doc: Doc, tokens: list[Token], mentions: list[Mention]) -> list[
 
 def _defined_after(doc: Doc, window: list[Token]) -> list[Span]:
     """Short forms defined in the clause ``window``, or right after it where it was cut short, of long forms
-    starting in it: "we propose a decaying momentum (Demon) rule", "we propose a novel generative model for
-    partial label learning (MGPLL)"."""
+    that start in its object, before an "of": "we propose a decaying momentum (Demon) rule", "we propose a
+    novel multi-level generative model for partial label learning (MGPLL)"; not "we present an analysis of
+    stochastic gradient descent with momentum (SGDM)", what the work is about."""
     if not window:
         return []
-    lo, hi = window[0].i, window[-1].i
-    return [a.short for a in doc._.abbreviations or []
-            if lo <= a.long.start <= hi and a.short.sent.start == window[0].sent.start]
+    end = next((t.i for t in window if t.lower_ == "of"), window[-1].i + 1)
+    return [a.short for a in doc._.abbreviations or [] if window[0].i <= a.long.start < end]
 
 
 def _noun_type(lemma: str) -> str:
@@ -219,6 +219,13 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
                   if m.short_form and " " not in m.short_form and m.long_form == m.text and " " in m.text
                   and not m.concept]
 
+    concept_spans = {(m.start, m.end) for m in mentions if m.concept}
+    concept_forms = {m.text for m in mentions if m.concept}
+
+    def known(span: Span) -> bool:
+        """Is ``span`` written as a vocabulary concept (at its characters, or anywhere in the abstract)?"""
+        return (span.start_char, span.end_char) in concept_spans or clean_label(span.text) in concept_forms
+
     def add(span: Span, type_name: str) -> None:
         # a name inside a defined long form ("GRAdual" of "GRAdual self-truTHifying (GRATH)") proposes it whole
         span = next((doc.char_span(m.start, m.end) for m in long_forms
@@ -254,7 +261,8 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
         window = _window(doc, tok)
         if not window:
             continue
-        names = [s for s in _name_spans(doc, window, mentions) + _defined_after(doc, window)
+        names = [s for s in _name_spans(doc, window, mentions)
+                 + [d for d in _defined_after(doc, window) if not known(d)]
                  if not _written_before(doc, s, tok.sent.start)]
         naming_at = [t.i for t in window if t.lemma_.lower() in NAMING_VERBS and t.tag_ == "VBN"]
         lemmas = {t.lemma_.lower() for t in window}
@@ -274,24 +282,27 @@ def find_proposals(doc: Doc, mentions: list[Mention]) -> tuple[list[Mention], st
             if named_span is not None:
                 add(named_span, named.type)
         main_type = window_type
-    # "our method SeFT", "our framework, X,": the authors' own artifact, named right after "our <noun>"
+    # "our method SeFT", "our framework, X,", "our proposed model (DC-GMM)": the authors' own artifact, named
+    # right after "our <noun>", or defined right after "our" ("Our Multi-Relational Poincaré model (MuRP)");
+    # never a known concept ("our model (BERT)", "our Convolutional Neural Network (CNN)")
     for tok in doc:
         if tok.lower_ != "our":
             continue
         j = tok.i + 1
-        while j < min(len(doc) - 1, tok.i + 3) and (doc[j].pos_ == "ADJ" or doc[j].tag_ == "VBN"):
+        while j < min(len(doc) - 1, tok.i + 3) and (doc[j].pos_ == "ADJ" or doc[j].tag_ in {"VBN", "VBD"}
+                                                     or doc[j].lower_ in {"novel", "new"}):
             j += 1
         noun = doc[j].lemma_.lower() if j < len(doc) else ""
-        kind = _noun_type(noun)
         comma = j + 1 < len(doc) and doc[j + 1].text in {",", "("}
         k = j + 1 + comma
         if noun in OWN_NOUNS and k < len(doc) and T.is_name(doc[k].text):
             span = _extend(doc, doc[k : k + 1])
-            if comma and not (span.end < len(doc) and doc[span.end].text in {",", "(", ")", ";"}):
-                continue  # "our method, BERT requires ...": a new clause, not the method's name
-            add(span, kind)
-        for a in doc._.abbreviations or []:  # a defined name: "our Multi-Relational Poincaré model (MuRP)"
-            if a.long.start in {tok.i + 1, j} and T.is_name(a.short.text):
+            # "our method, BERT requires ...": a new clause, not the method's name
+            new_clause = comma and not (span.end < len(doc) and doc[span.end].text in {",", "(", ")", ";"})
+            if not known(span) and not new_clause:
+                add(span, _noun_type(noun))
+        for a in doc._.abbreviations or []:
+            if tok.i < a.long.start <= j and T.is_name(a.short.text) and not known(a.short) and not known(a.long):
                 add(a.short, T.name_suffix_type(a.short.text) or _noun_type(a.long[-1].lemma_.lower()))
     # names that extend a proposed name: "RoboInter" -> "RoboInter-VQA", "RoboInter-Data"
     stems = {p.text.split()[0].split("-")[0] for p in proposed.values() if T.is_name(p.text.split()[0])}
