@@ -660,6 +660,22 @@ def test_names_joined_by_a_slash_or_an_arrow_are_split(nlp, text, expected):
     assert found == expected
 
 
+@pytest.mark.parametrize("written, parts", [
+    ("AC/DC", ["AC/DC"]),  # two letters a side: one name with a slash in it
+    ("I/O", ["I/O"]),
+    ("MCMC/LD", ["MCMC", "LD"]),  # unless the other side is a vocabulary name
+    ("ETH/UCY", ["ETH", "UCY"]),
+    ("CIFAR-10/100", ["CIFAR-10/100"]),
+])
+def test_a_joined_name_splits_only_into_whole_names(written, parts):
+    from kg.extract.resolution import family_types, split_joined
+    from kg.extract.vocab import load_vocabulary
+
+    text = f"We use {written} here."
+    m = Mention(7, 7 + len(written), "Method", written, "model")
+    assert [x.text for x in split_joined([m], text, family_types(load_vocabulary()))] == parts
+
+
 @pytest.mark.parametrize("text, metrics", [
     ("We further use it to examine how training factors (e.g., learning rate) relate to richness.", set()),
     ("Our analysis shows that a larger batch size and a smaller learning rate improve the F1 score.", {"F1 score"}),

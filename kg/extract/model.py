@@ -49,7 +49,7 @@ COMPONENT_CONFIG: dict[str, dict] = {
 }
 
 #: Bump when extraction rules change, so cached extractions are invalidated.
-PIPELINE_VERSION = "53"
+PIPELINE_VERSION = "54"
 
 
 def find_model() -> str:

@@ -423,20 +423,22 @@ def split_joined(mentions: list[Mention], text: str, families: dict[str, str]) -
     """``mentions`` with a method or dataset that joins whole names by a slash or an arrow split into them,
     each at its own characters of ``text`` and of its vocabulary type where it is a vocabulary name
     (``families``: :func:`family_types`): "GLUE/SuperGLUE" is GLUE and SuperGLUE, "MNIST$\\to$SVHN" (whose
-    label drops the LaTeX) the datasets MNIST and SVHN. Not a vocabulary form ("CNN/Daily Mail"), and not a
-    name with a number after the slash ("CIFAR-10/100", "CLIP-L/14"), which the annotators keep whole."""
+    label drops the LaTeX) the datasets MNIST and SVHN. Not a vocabulary form ("CNN/Daily Mail"), not a name
+    with a number after the slash ("CIFAR-10/100", "CLIP-L/14"), which the annotators keep whole, and not two
+    letters on a side unless the other side is a vocabulary name ("AC/DC", "I/O"; "MCMC/LD" splits)."""
     out = []
     for m in mentions:
         written = text[m.start:m.end]
         joins = list(_JOINED.finditer(written)) if m.type in {"Method", "Dataset"} and not m.concept else []
         bounds = [0, *(b for j in joins for b in j.span()), len(written)]
-        parts = [(m.start + a, m.start + b) for a, b in zip(bounds[::2], bounds[1::2])]
-        if not joins or not all(clean_label(text[a:b]) and T.is_name(clean_label(text[a:b]).split()[-1])
-                                for a, b in parts):
+        parts = [(m.start + a, m.start + b, clean_label(text[m.start + a:m.start + b]))
+                 for a, b in zip(bounds[::2], bounds[1::2])]
+        labels = [label for _, _, label in parts]
+        if not joins or not all(label and T.is_name(label.split()[-1]) for label in labels) \
+                or not (all(len(label) > 2 for label in labels) or any(label.lower() in families for label in labels)):
             out.append(m)
             continue
-        for a, b in parts:
-            label = clean_label(text[a:b])
+        for a, b, label in parts:
             kind = families.get(label.lower()) or family_type(label, families) or m.type
             out.append(replace(m, start=a, end=b, text=label, type=kind))
     return out
