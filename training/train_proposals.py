@@ -46,8 +46,8 @@ def labelled(doc, mentions, proposed, name, gold: list[set[str]]):
     ents = entities(doc, marked + P.extra_candidates(doc, marked))
     cands = P.candidates(ents)
     sents, text = list(doc.sents), doc.text
-    cues = P.self_cue_sentences(sents)
-    rows = [P.entity_features(doc, e, ents, name, sents, text, cues) for e in cands]
+    cues, named = P.self_cue_sentences(sents), P.named_entities(ents)
+    rows = [P.entity_features(doc, e, ents, name, sents, text, cues, named) for e in cands]
     labels = [["PROP"] if any(e.forms & g for g in gold) else ["NONE"] for e in cands]
     return cands, rows, labels
 

@@ -82,15 +82,21 @@ def _is_named(e: Entity) -> bool:
     return any(T.is_name(m.short_form or m.text) for m in e.mentions)
 
 
-def paper_features(e: Entity, ents: Sequence[Entity], cues: Sequence[int]) -> set[str]:
+def named_entities(ents: Sequence[Entity]) -> list[Entity]:
+    """The paper's proposable entities written as names, in text order (what :func:`paper_features` ranks)."""
+    return sorted((x for x in ents if x.type in PROPOSABLE and _is_named(x)), key=lambda x: x.mentions[0].start)
+
+
+def paper_features(e: Entity, ents: Sequence[Entity], cues: Sequence[int],
+                   named: Sequence[Entity] | None = None) -> set[str]:
     """What sets entity ``e`` apart among the paper's ``ents``: its rank, in text order, among the paper's
     entities written as names (known ones too: "GNNs" before "FastPool"), and whether it is the only one;
     whether it is written in the first sentence where the authors speak with a proposing word (``cues``:
     :func:`self_cue_sentences`), and first there; whether it is defined in any such sentence ("we propose
-    X (Y)")."""
+    X (Y)"). ``named``: :func:`named_entities` of ``ents``, when the caller has it (once per paper)."""
     f: set[str] = set()
     if _is_named(e):
-        named = sorted((x for x in ents if x.type in PROPOSABLE and _is_named(x)), key=lambda x: x.mentions[0].start)
+        named = named_entities(ents) if named is None else named
         f.add(f"namerank={min(next((i for i, x in enumerate(named) if x is e), 2), 2)}")
         if len(named) == 1:
             f.add("only-name")
@@ -105,16 +111,17 @@ def paper_features(e: Entity, ents: Sequence[Entity], cues: Sequence[int]) -> se
 
 def entity_features(doc: Doc, e: Entity, ents: Sequence[Entity], name: str | None,
                     sents: Sequence[Span] | None = None, text: str | None = None,
-                    cues: Sequence[int] | None = None) -> list[str]:
+                    cues: Sequence[int] | None = None, named: Sequence[Entity] | None = None) -> list[str]:
     """The named features of entity ``e`` of ``doc`` (``ents``: all the paper's entities; ``name``: the
-    name the proposal rules chose; ``sents``, ``text`` and ``cues``: the doc's sentences, text and
-    :func:`self_cue_sentences`, when the caller has them: spaCy builds the first two anew at every access).
+    name the proposal rules chose; ``sents``, ``text``, ``cues`` and ``named``: the doc's sentences, text,
+    :func:`self_cue_sentences` and :func:`named_entities`, when the caller has them, once per paper: spaCy
+    builds the first two anew at every access).
     Binary; the union over its mentions, each also conjoined with its type."""
     sents = list(doc.sents) if sents is None else sents
     text = doc.text if text is None else text
     cues = self_cue_sentences(sents) if cues is None else cues
     t = e.type
-    f: set[str] = {f"type={t}", f"count={_bucket(len(e.mentions))}", *paper_features(e, ents, cues)}
+    f: set[str] = {f"type={t}", f"count={_bucket(len(e.mentions))}", *paper_features(e, ents, cues, named)}
     f |= {f"rule={m.rule}" for m in e.mentions}
     if e.proposed:
         f.add("ruleprop")
@@ -241,8 +248,8 @@ def scored_entities(doc: Doc, mentions: list[Mention], name: str | None,
     if not cands:
         return []
     sents, text = list(doc.sents), doc.text
-    cues = self_cue_sentences(sents)
-    probs = model.probabilities([entity_features(doc, e, ents, name, sents, text, cues) for e in cands])
+    cues, named = self_cue_sentences(sents), named_entities(ents)
+    probs = model.probabilities([entity_features(doc, e, ents, name, sents, text, cues, named) for e in cands])
     return [(e, float(p[model.classes.index("PROP")])) for e, p in zip(cands, probs)]
 
 

@@ -428,13 +428,15 @@ def split_joined(mentions: list[Mention], text: str, families: dict[str, str]) -
     letters on a side unless the other side is a vocabulary name ("AC/DC", "I/O"; "MCMC/LD" splits)."""
     out = []
     for m in mentions:
-        written = text[m.start:m.end]
-        joins = list(_JOINED.finditer(written)) if m.type in {"Method", "Dataset"} and not m.concept else []
-        bounds = [0, *(b for j in joins for b in j.span()), len(written)]
-        parts = [(m.start + a, m.start + b, clean_label(text[m.start + a:m.start + b]))
-                 for a, b in zip(bounds[::2], bounds[1::2])]
+        joins = list(_JOINED.finditer(text, m.start, m.end)) if m.type in {"Method", "Dataset"} and not m.concept \
+            else []
+        if not joins:
+            out.append(m)
+            continue
+        bounds = [m.start, *(b for j in joins for b in j.span()), m.end]
+        parts = [(a, b, clean_label(text[a:b])) for a, b in zip(bounds[::2], bounds[1::2])]
         labels = [label for _, _, label in parts]
-        if not joins or not all(label and T.is_name(label.split()[-1]) for label in labels) \
+        if not all(label and T.is_name(label.split()[-1]) for label in labels) \
                 or not (all(len(label) > 2 for label in labels) or any(label.lower() in families for label in labels)):
             out.append(m)
             continue
